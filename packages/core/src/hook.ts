@@ -1,0 +1,95 @@
+/** Options of a hook subscription. */
+export interface ListenerOptions {
+  /**
+   * Lower runs first; ties run in subscription order. Roblox's `BindToRenderStep` rides on it.
+   * @defaultValue 0
+   */
+  priority?: number;
+}
+
+/** Removes the listener it was returned for. Calling it twice is harmless. */
+export type Unsubscribe = () => void;
+
+interface Entry<F> {
+  readonly fn: F;
+  readonly priority: number;
+  readonly order: number;
+}
+
+/** Receives the error thrown by a listener, with the name of the hook it came from. */
+export type ErrorSink = (error: unknown, source: string) => void;
+
+let nextOrder = 0;
+
+/**
+ * An ordered list of listeners for one hook.
+ *
+ * Copy-on-write: subscribing or unsubscribing builds a new array, so a dispatch that is under way
+ * keeps iterating the snapshot it started with. A change made during dispatch therefore takes
+ * effect from the next dispatch and never skips or repeats another listener; dispatch itself
+ * allocates nothing.
+ */
+export class Hook<F extends (...args: never[]) => unknown> {
+  /** The hook's public name, used in error reports (`onFixedUpdate`, …). */
+  readonly name: string;
+  #entries: readonly Entry<F>[] = [];
+  #sink: ErrorSink;
+
+  /** @param name used in error reports; @param sink receives listener errors. */
+  constructor(name: string, sink: ErrorSink) {
+    this.name = name;
+    this.#sink = sink;
+  }
+
+  /** How many listeners are subscribed. */
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /** Adds `fn`; returns the function that removes it. */
+  add(fn: F, options?: ListenerOptions): Unsubscribe {
+    if (typeof fn !== 'function') {
+      throw new TypeError(`fixedtick: ${this.name} expects a function, got ${typeof fn}`);
+    }
+    const priority = options?.priority ?? 0;
+    if (typeof priority !== 'number' || Number.isNaN(priority)) {
+      throw new RangeError(
+        `fixedtick: option "priority" must be a number, got ${String(priority)}`,
+      );
+    }
+    const entry: Entry<F> = { fn, priority, order: nextOrder++ };
+    const next = this.#entries.slice();
+    let i = next.length;
+    while (i > 0 && next[i - 1].priority > priority) i--;
+    next.splice(i, 0, entry);
+    this.#entries = next;
+    return () => {
+      const at = this.#entries.indexOf(entry);
+      if (at < 0) return;
+      const rest = this.#entries.slice();
+      rest.splice(at, 1);
+      this.#entries = rest;
+    };
+  }
+
+  /** Removes every listener, including from a dispatch that is under way (dispose). */
+  clear(): void {
+    this.#entries = [];
+    this.#generation++;
+  }
+
+  #generation = 0;
+
+  /** Calls every listener with `(a, b)`; an error goes to the sink and the others still run. */
+  emit(a?: unknown, b?: unknown): void {
+    const list = this.#entries;
+    const generation = this.#generation;
+    for (let i = 0; i < list.length && generation === this.#generation; i++) {
+      try {
+        (list[i].fn as unknown as (x: unknown, y: unknown) => void)(a, b);
+      } catch (error) {
+        this.#sink(error, this.name);
+      }
+    }
+  }
+}

@@ -1,0 +1,203 @@
+import {
+  DEFAULT_FIXED_DELTA,
+  DEFAULT_MAX_DELTA_TIME,
+  DEFAULT_MAX_STEPS_PER_FRAME,
+} from './constants.ts';
+
+/** What the loop does with an error thrown by a listener or an adapter. */
+export type ErrorPolicy = 'report' | 'throw';
+
+/**
+ * Options of {@link FixedLoop}. Every option is validated: a bad value throws a `RangeError`
+ * naming the option and the value. All of them are also live properties of the loop.
+ */
+export interface FixedLoopOptions {
+  /**
+   * Seconds of game time per fixed step.
+   * @defaultValue {@link DEFAULT_FIXED_DELTA} (1/60)
+   */
+  fixedDelta?: number;
+  /**
+   * The same as `fixedDelta`, in steps per second (Hz). Give one or the other.
+   * @defaultValue 60
+   */
+  tickRate?: number;
+  /**
+   * Clamp of one frame's unscaled time, in seconds (Unity `Time.maximumDeltaTime`). The excess is
+   * dropped, never simulated later. `Infinity` disables the clamp.
+   * @defaultValue {@link DEFAULT_MAX_DELTA_TIME} (0.25)
+   */
+  maxDeltaTime?: number;
+  /**
+   * Cap on fixed steps per frame (Godot `max_physics_steps_per_frame`). Whole excess steps are
+   * dropped; the fractional remainder stays for interpolation. `Infinity` disables the cap.
+   * @defaultValue {@link DEFAULT_MAX_STEPS_PER_FRAME} (8)
+   */
+  maxStepsPerFrame?: number;
+  /**
+   * Game time per real time; `0` pauses the simulation (per-frame hooks still run, with delta 0).
+   * @defaultValue 1
+   */
+  timeScale?: number;
+  /**
+   * Godot's `physics_jitter_fix`: how far (in fractions of a step) a frame may run early or late
+   * so that steps per frame stay even. `0` is exact; Godot's default is 0.5.
+   * @defaultValue 0
+   */
+  jitterFix?: number;
+  /**
+   * When > 0, every frame lasts exactly this many seconds whatever the clock says
+   * (Unity `Time.captureDeltaTime`): deterministic recording and tests.
+   * @defaultValue 0
+   */
+  captureDeltaTime?: number;
+  /**
+   * `'report'` sends listener errors to `onError` (or `console.error`) and goes on; `'throw'`
+   * also rethrows the first one after the frame has completed (for tests).
+   * @defaultValue `'report'`
+   */
+  errorPolicy?: ErrorPolicy;
+}
+
+/** {@link FixedLoopOptions} with every value resolved. */
+export interface ResolvedLoopOptions {
+  fixedDelta: number;
+  maxDeltaTime: number;
+  maxStepsPerFrame: number;
+  timeScale: number;
+  jitterFix: number;
+  captureDeltaTime: number;
+  errorPolicy: ErrorPolicy;
+}
+
+const KNOWN = new Set([
+  'fixedDelta',
+  'tickRate',
+  'maxDeltaTime',
+  'maxStepsPerFrame',
+  'timeScale',
+  'jitterFix',
+  'captureDeltaTime',
+  'errorPolicy',
+]);
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value == null) {
+    return String(value);
+  }
+  return Object.prototype.toString.call(value);
+}
+
+/** Throws the library's standard `RangeError` for option `name`. */
+export function optionError(name: string, value: unknown, expected: string): RangeError {
+  return new RangeError(`fixedtick: option "${name}" must be ${expected}, got ${show(value)}`);
+}
+
+/** Validates `fixedDelta` (seconds per step). */
+export function checkFixedDelta(value: unknown, name = 'fixedDelta'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw optionError(name, value, 'a finite number of seconds > 0');
+  }
+  return value;
+}
+
+/** Validates `tickRate` (Hz) and returns the matching `fixedDelta`. */
+export function checkTickRate(value: unknown, name = 'tickRate'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw optionError(name, value, 'a finite rate in Hz > 0');
+  }
+  return 1 / value;
+}
+
+/** Validates `maxDeltaTime` (seconds, may be `Infinity`). */
+export function checkMaxDeltaTime(value: unknown, name = 'maxDeltaTime'): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    throw optionError(name, value, 'a number of seconds > 0 (or Infinity)');
+  }
+  return value;
+}
+
+/** Validates `maxStepsPerFrame` (a whole number ≥ 1, or `Infinity`). */
+export function checkMaxSteps(value: unknown, name = 'maxStepsPerFrame'): number {
+  if (
+    typeof value !== 'number' ||
+    !(value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1))
+  ) {
+    throw optionError(name, value, 'a whole number ≥ 1 (or Infinity)');
+  }
+  return value;
+}
+
+/** Validates `timeScale` (finite, ≥ 0). */
+export function checkTimeScale(value: unknown, name = 'timeScale'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw optionError(name, value, 'a finite number ≥ 0');
+  }
+  return value;
+}
+
+/** Validates `jitterFix` (0 to 2, Godot's range). */
+export function checkJitterFix(value: unknown, name = 'jitterFix'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2) {
+    throw optionError(name, value, 'a number from 0 to 2');
+  }
+  return value;
+}
+
+/** Validates `captureDeltaTime` (finite, ≥ 0; 0 = off). */
+export function checkCaptureDeltaTime(value: unknown, name = 'captureDeltaTime'): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw optionError(name, value, 'a finite number of seconds ≥ 0 (0 = off)');
+  }
+  return value;
+}
+
+/** Validates `errorPolicy`. */
+export function checkErrorPolicy(value: unknown): ErrorPolicy {
+  if (value !== 'report' && value !== 'throw') {
+    throw optionError('errorPolicy', value, '"report" or "throw"');
+  }
+  return value;
+}
+
+/**
+ * Validates a whole options object and fills in defaults. Unknown keys are rejected, so a typo
+ * such as `fixedDeltaTime` fails loudly instead of silently keeping the default.
+ */
+export function resolveOptions(options: FixedLoopOptions = {}): ResolvedLoopOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`fixedtick: options must be an object, got ${show(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) {
+      throw new RangeError(`fixedtick: unknown option "${key}" (known: ${[...KNOWN].join(', ')})`);
+    }
+  }
+  let fixedDelta = DEFAULT_FIXED_DELTA;
+  const o = options as Record<string, unknown>;
+  if (o.fixedDelta !== undefined) fixedDelta = checkFixedDelta(o.fixedDelta);
+  if (o.tickRate !== undefined) {
+    const fromRate = checkTickRate(o.tickRate);
+    if (o.fixedDelta !== undefined && Math.abs(fromRate - fixedDelta) > 1e-12) {
+      throw new RangeError(
+        `fixedtick: options "fixedDelta" (${show(o.fixedDelta)}) and "tickRate" (${show(o.tickRate)}) disagree; give one of them`,
+      );
+    }
+    fixedDelta = fromRate;
+  }
+  return {
+    fixedDelta,
+    maxDeltaTime:
+      o.maxDeltaTime === undefined ? DEFAULT_MAX_DELTA_TIME : checkMaxDeltaTime(o.maxDeltaTime),
+    maxStepsPerFrame:
+      o.maxStepsPerFrame === undefined
+        ? DEFAULT_MAX_STEPS_PER_FRAME
+        : checkMaxSteps(o.maxStepsPerFrame),
+    timeScale: o.timeScale === undefined ? 1 : checkTimeScale(o.timeScale),
+    jitterFix: o.jitterFix === undefined ? 0 : checkJitterFix(o.jitterFix),
+    captureDeltaTime:
+      o.captureDeltaTime === undefined ? 0 : checkCaptureDeltaTime(o.captureDeltaTime),
+    errorPolicy: o.errorPolicy === undefined ? 'report' : checkErrorPolicy(o.errorPolicy),
+  };
+}
