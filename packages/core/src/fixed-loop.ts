@@ -621,7 +621,8 @@ export class FixedLoop implements FrameSink {
     for (let i = 0; i < adapters.length; i++) this.#call(adapters[i], 'beginFrame');
 
     // 7. ticks
-    for (let s = 0; s < steps && !this.#disposed; s++) {
+    let s = 0;
+    for (; s < steps && !this.#disposed; s++) {
       if (s === 0) this.#adapterStep(0, fixedDelta);
       this.#inFixedStep = true;
       const tick = this.#tick;
@@ -632,6 +633,11 @@ export class FixedLoop implements FrameSink {
       stats.steps++;
       this.#adapterStep(2, fixedDelta);
       this.#inFixedStep = false;
+    }
+    if (s < steps) {
+      // disposed mid-frame: report what really ran
+      info.steps = s;
+      stats.lastSteps = s;
     }
 
     // 8. interpolation pass
