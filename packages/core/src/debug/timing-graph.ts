@@ -1,0 +1,334 @@
+/**
+ * A live timing graph: when a game stutters, a picture of frame time, steps per frame, alpha and
+ * dropped time says why in a second (0/2-step alternation, a clamp cutting a long frame, a
+ * backwards timestamp). It is a small 2D canvas laid over the page.
+ *
+ * @example
+ * ```ts
+ * import { createTimingGraph } from '@fixedtick/core/debug';
+ * const graph = createTimingGraph(loop, { toggleKey: 'g' }); // press G to show/hide
+ * // …later
+ * graph.dispose();
+ * ```
+ */
+import type { FixedLoop } from '../fixed-loop.ts';
+import { TimingHistory } from './timing-history.ts';
+
+/**
+ * What the graph reads from a loop. Any {@link FixedLoop} fits, and so does an adapter loop that
+ * exposes the FixedLoop API (`ThreeFixedLoop`, `BabylonFixedLoop`).
+ */
+export type TimingGraphSource = Pick<
+  FixedLoop,
+  'onPostRender' | 'lastFrame' | 'stats' | 'tickRate' | 'fixedDelta' | 'timeScale'
+>;
+
+/** Corner of the container the graph sits in. */
+export type TimingGraphPosition = 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
+
+/** Options of {@link createTimingGraph}. Every size is in CSS pixels. */
+export interface TimingGraphOptions {
+  /**
+   * Element the canvas is appended to. With `document.body` the graph is `position: fixed`;
+   * with another element it is `position: absolute`, so give that element a position.
+   * @defaultValue `document.body`
+   */
+  container?: HTMLElement;
+  /**
+   * Frames shown (the width of the history), one bar each.
+   * @defaultValue 150
+   */
+  frames?: number;
+  /** @defaultValue 300 */
+  width?: number;
+  /** @defaultValue 120 */
+  height?: number;
+  /** @defaultValue `'top-left'` */
+  position?: TimingGraphPosition;
+  /**
+   * Frame time at the top of the plot, in ms. Longer frames are clipped (and capped in white).
+   * @defaultValue the larger of 50 ms and three fixed steps
+   */
+  maxFrameMs?: number;
+  /**
+   * A `KeyboardEvent.key` that shows and hides the graph (case-insensitive; ignored while typing
+   * in a form field or with Ctrl/Alt/Meta held). Off when not given.
+   */
+  toggleKey?: string;
+  /**
+   * Shown at first. A hidden graph keeps recording (cheaply) so it has history when shown.
+   * @defaultValue true
+   */
+  visible?: boolean;
+}
+
+/** A live timing graph; see {@link createTimingGraph}. */
+export interface TimingGraph {
+  /** The overlay canvas (already in the container). */
+  readonly canvas: HTMLCanvasElement;
+  /** The recorded frames and rates the graph draws; readable for tests and custom displays. */
+  readonly history: TimingHistory;
+  /** Shown or hidden; hiding keeps recording. */
+  visible: boolean;
+  /** Flips {@link TimingGraph.visible}; returns the new value. Bind it to your own UI. */
+  toggle(): boolean;
+  /** Redraws now (the graph redraws by itself after every frame). */
+  draw(): void;
+  /** Unsubscribes from the loop, removes the key listener and the canvas. Idempotent. */
+  dispose(): void;
+}
+
+/** Bar colour by steps run in the frame: 0, 1, 2, 3, 4 or more. Distinct at a glance. */
+const STEP_COLOURS = ['#6b7280', '#22c55e', '#facc15', '#f97316', '#a855f7'] as const;
+const DROPPED_COLOUR = '#ef4444';
+const ANOMALY_COLOUR = 'rgba(236, 72, 153, 0.75)';
+const ALPHA_COLOUR = '#38bdf8';
+const STEP_LINE_COLOUR = '#ffffff';
+const CLIP_COLOUR = '#ffffff';
+const BACKGROUND = 'rgba(15, 23, 42, 0.85)';
+const TEXT_COLOUR = '#e5e7eb';
+const FONT = '10px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace';
+/** Two text lines (rates, legend) above the plot. */
+const TEXT_HEIGHT = 28;
+/** The alpha lane under the plot. */
+const ALPHA_HEIGHT = 14;
+const PAD = 3;
+
+function positiveOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(
+      `fixedtick: option "${name}" must be a positive finite number, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+const POSITIONS: readonly TimingGraphPosition[] = [
+  'top-left',
+  'top-right',
+  'bottom-left',
+  'bottom-right',
+];
+
+/**
+ * Shows a live timing graph of `loop` in a small canvas overlay: per frame, a bar of frame time
+ * coloured by the steps the frame ran (grey 0, green 1, yellow 2, orange 3, purple 4+), the
+ * dropped time stacked in red on top, a white line at the fixed step, a pink stripe for a
+ * sanitised bad frame time, and alpha in the lane below; above, fps, tick rate, steps/s and
+ * dropped ms/s, refreshed 4 times a second.
+ *
+ * It listens to `onPostRender`, keeps its history in typed-array ring buffers and draws with
+ * `fillRect` only, so once warm a frame allocates nothing. Creating it touches the DOM; importing
+ * this module does not.
+ *
+ * @throws RangeError for a bad option (naming it); Error when there is no DOM and no container.
+ */
+export function createTimingGraph(
+  loop: TimingGraphSource,
+  options: TimingGraphOptions = {},
+): TimingGraph {
+  const frames = options.frames ?? 150;
+  const history = new TimingHistory(frames);
+  const width = positiveOption('width', options.width, 300);
+  const height = positiveOption('height', options.height, 120);
+  const fixedMaxMs =
+    options.maxFrameMs === undefined ? 0 : positiveOption('maxFrameMs', options.maxFrameMs, 50);
+  const position = options.position ?? 'top-left';
+  if (!POSITIONS.includes(position)) {
+    throw new RangeError(
+      `fixedtick: option "position" must be one of ${POSITIONS.join(', ')}, got ${String(position)}`,
+    );
+  }
+  const toggleKey = options.toggleKey;
+  if (toggleKey !== undefined && (typeof toggleKey !== 'string' || toggleKey.length === 0)) {
+    throw new RangeError(
+      `fixedtick: option "toggleKey" must be a non-empty string, got ${String(toggleKey)}`,
+    );
+  }
+  const minHeight = TEXT_HEIGHT + ALPHA_HEIGHT + 20;
+  if (height < minHeight) {
+    throw new RangeError(
+      `fixedtick: option "height" must be at least ${minHeight}, got ${String(height)}`,
+    );
+  }
+
+  const doc: Document | undefined =
+    options.container?.ownerDocument ?? (typeof document === 'undefined' ? undefined : document);
+  if (doc === undefined) {
+    throw new Error('fixedtick: createTimingGraph needs a DOM (a document or a `container`)');
+  }
+  const container = options.container ?? doc.body;
+  const view = doc.defaultView;
+  const dpr = view?.devicePixelRatio && view.devicePixelRatio > 0 ? view.devicePixelRatio : 1;
+
+  const canvas = doc.createElement('canvas');
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  canvas.className = 'fixedtick-timing-graph';
+  canvas.setAttribute('aria-label', 'Fixedtick timing graph');
+  const style = canvas.style;
+  style.width = `${width}px`;
+  style.height = `${height}px`;
+  style.position = container === doc.body ? 'fixed' : 'absolute';
+  style.zIndex = '2147483000';
+  style.pointerEvents = 'none';
+  style[position.startsWith('top') ? 'top' : 'bottom'] = '8px';
+  style[position.endsWith('left') ? 'left' : 'right'] = '8px';
+  const ctx = canvas.getContext('2d');
+  if (ctx === null) throw new Error('fixedtick: createTimingGraph could not get a 2D context');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.font = FONT;
+  ctx.textBaseline = 'top';
+  container.appendChild(canvas);
+
+  let visible = options.visible ?? true;
+  let disposed = false;
+  let drawnRates = -1;
+  let lastAnomalies = loop.stats.anomalies;
+  style.display = visible ? 'block' : 'none';
+
+  const plotTop = TEXT_HEIGHT;
+  const plotBottom = height - ALPHA_HEIGHT - 2;
+  const plotHeight = plotBottom - plotTop;
+  const laneBottom = height - 1;
+  const laneHeight = ALPHA_HEIGHT - 2;
+  const barWidth = width / frames;
+  const barFill = barWidth > 2 ? barWidth - 1 : barWidth;
+
+  const drawText = (): void => {
+    drawnRates = history.ratesVersion;
+    const r = history.rates;
+    ctx.fillStyle = BACKGROUND;
+    ctx.clearRect(0, 0, width, plotTop);
+    ctx.fillRect(0, 0, width, plotTop);
+    ctx.fillStyle = TEXT_COLOUR;
+    const tickRate = loop.tickRate;
+    let line = `${r.fps.toFixed(0)} fps · ${Number(tickRate.toFixed(2))} Hz tick · ${r.stepsPerSecond.toFixed(0)} steps/s · ${r.droppedMsPerSecond.toFixed(1)} ms/s dropped`;
+    if (r.anomalies > 0) line += ` · ${r.anomalies} bad`;
+    ctx.fillText(line, PAD, PAD, width - 2 * PAD);
+    // Legend: one swatch per step count, then the other marks.
+    let x = PAD;
+    const y = PAD + 12;
+    ctx.fillText('steps', x, y);
+    x += 32;
+    for (let s = 0; s < STEP_COLOURS.length; s++) {
+      ctx.fillStyle = STEP_COLOURS[s];
+      ctx.fillRect(x, y + 1, 7, 8);
+      ctx.fillStyle = TEXT_COLOUR;
+      ctx.fillText(s === STEP_COLOURS.length - 1 ? `${s}+` : `${s}`, x + 9, y);
+      x += s === STEP_COLOURS.length - 1 ? 26 : 20;
+    }
+    ctx.fillStyle = DROPPED_COLOUR;
+    ctx.fillRect(x, y + 1, 7, 8);
+    ctx.fillStyle = TEXT_COLOUR;
+    ctx.fillText('dropped', x + 9, y);
+    x += 56;
+    ctx.fillStyle = ALPHA_COLOUR;
+    ctx.fillRect(x, y + 1, 7, 8);
+    ctx.fillStyle = TEXT_COLOUR;
+    ctx.fillText('alpha', x + 9, y);
+  };
+
+  const draw = (): void => {
+    if (disposed) return;
+    if (drawnRates !== history.ratesVersion) drawText();
+    const fixedMs = loop.fixedDelta * 1000;
+    const maxMs = fixedMaxMs > 0 ? fixedMaxMs : Math.max(50, 3 * fixedMs);
+    const scale = plotHeight / maxMs;
+    ctx.clearRect(0, plotTop, width, height - plotTop);
+    ctx.fillStyle = BACKGROUND;
+    ctx.fillRect(0, plotTop, width, height - plotTop);
+
+    const n = history.length;
+    const frameMs = history.frameMs;
+    const droppedMs = history.droppedMs;
+    const alpha = history.alpha;
+    const steps = history.steps;
+    const anomalies = history.anomalies;
+    for (let age = 0; age < n; age++) {
+      const i = history.indexOf(age);
+      const x = width - (age + 1) * barWidth;
+      if (anomalies[i] > 0) {
+        ctx.fillStyle = ANOMALY_COLOUR;
+        ctx.fillRect(x, plotTop, barFill, plotHeight);
+      }
+      let h = frameMs[i] * scale;
+      if (h > plotHeight) h = plotHeight;
+      const s = steps[i];
+      ctx.fillStyle = STEP_COLOURS[s < STEP_COLOURS.length ? s : STEP_COLOURS.length - 1];
+      // A 0 ms frame still gets a 1 px bar so its step count shows.
+      ctx.fillRect(x, plotBottom - Math.max(h, 1), barFill, Math.max(h, 1));
+      let d = droppedMs[i] * scale;
+      if (d > plotHeight - h) d = plotHeight - h;
+      if (d > 0) {
+        ctx.fillStyle = DROPPED_COLOUR;
+        ctx.fillRect(x, plotBottom - h - d, barFill, Math.max(d, 1));
+      }
+      if ((frameMs[i] + droppedMs[i]) * scale > plotHeight) {
+        ctx.fillStyle = CLIP_COLOUR;
+        ctx.fillRect(x, plotTop, barFill, 2);
+      }
+      const a = alpha[i] * laneHeight;
+      ctx.fillStyle = ALPHA_COLOUR;
+      ctx.fillRect(x, laneBottom - Math.max(a, 1), barFill, Math.max(a, 1));
+    }
+    // The fixed step: bars above it needed more than one step's worth of real time.
+    const stepY = plotBottom - fixedMs * scale;
+    if (stepY > plotTop) {
+      ctx.fillStyle = STEP_LINE_COLOUR;
+      ctx.fillRect(0, Math.round(stepY), width, 1);
+    }
+  };
+
+  const unsubscribe = loop.onPostRender(() => {
+    const total = loop.stats.anomalies;
+    history.record(loop.lastFrame, total - lastAnomalies, loop.timeScale);
+    lastAnomalies = total;
+    if (visible) draw();
+  });
+
+  const onKey = (event: KeyboardEvent): void => {
+    if (event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
+    const target = event.target as HTMLElement | null;
+    const tag = target?.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) {
+      return;
+    }
+    if (event.key.toLowerCase() === (toggleKey as string).toLowerCase()) graph.toggle();
+  };
+  if (toggleKey !== undefined) view?.addEventListener('keydown', onKey);
+
+  const graph: TimingGraph = {
+    canvas,
+    history,
+    get visible() {
+      return visible;
+    },
+    set visible(value: boolean) {
+      visible = Boolean(value);
+      style.display = visible ? 'block' : 'none';
+      if (visible) {
+        drawnRates = -1;
+        draw();
+      }
+    },
+    toggle() {
+      graph.visible = !visible;
+      return visible;
+    },
+    draw() {
+      drawnRates = -1;
+      draw();
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      unsubscribe();
+      if (toggleKey !== undefined) view?.removeEventListener('keydown', onKey);
+      canvas.remove();
+    },
+  };
+  if (visible) draw();
+  return graph;
+}

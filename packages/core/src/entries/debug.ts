@@ -1,0 +1,13 @@
+/**
+ * `@fixedtick/core/debug`: tools to see the clock — a live timing graph of frame time, steps per
+ * frame, alpha and dropped time. A separate entry so games that never show it never ship it.
+ * @packageDocumentation
+ */
+export {
+  createTimingGraph,
+  type TimingGraph,
+  type TimingGraphOptions,
+  type TimingGraphPosition,
+  type TimingGraphSource,
+} from '../debug/timing-graph.ts';
+export { TIMING_RATE_PERIOD, TimingHistory, type TimingRates } from '../debug/timing-history.ts';
