@@ -36,17 +36,20 @@ export interface TimingGraphOptions {
   container?: HTMLElement;
   /**
    * Frames shown (the width of the history), one bar each.
-   * @defaultValue 150
+   * @defaultValue 160
    */
   frames?: number;
-  /** @defaultValue 300 */
+  /** @defaultValue 320 */
   width?: number;
   /** @defaultValue 120 */
   height?: number;
   /** @defaultValue `'top-left'` */
   position?: TimingGraphPosition;
   /**
-   * Frame time at the top of the plot, in ms. Longer frames are clipped (and capped in white).
+   * Frame time at the top of the linear part of the plot (its lower three quarters), in ms.
+   * Longer frames, with what the clamps dropped of them, go on in the top quarter on a
+   * logarithmic scale up to 1 s, so a 250 ms hitch and its dropped time still read at a glance;
+   * longer still is capped in white.
    * @defaultValue the larger of 50 ms and three fixed steps
    */
   maxFrameMs?: number;
@@ -85,6 +88,10 @@ const ANOMALY_COLOUR = 'rgba(236, 72, 153, 0.75)';
 const ALPHA_COLOUR = '#38bdf8';
 const STEP_LINE_COLOUR = '#ffffff';
 const CLIP_COLOUR = '#ffffff';
+const ZONE_COLOUR = 'rgba(255, 255, 255, 0.18)';
+/** Share of the plot height drawn on the linear scale; the rest is logarithmic up to 1 s. */
+const LINEAR_SHARE = 0.75;
+const LOG_TOP_MS = 1000;
 const BACKGROUND = 'rgba(15, 23, 42, 0.85)';
 const TEXT_COLOUR = '#e5e7eb';
 const FONT = '10px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace';
@@ -128,9 +135,9 @@ export function createTimingGraph(
   loop: TimingGraphSource,
   options: TimingGraphOptions = {},
 ): TimingGraph {
-  const frames = options.frames ?? 150;
+  const frames = options.frames ?? 160;
   const history = new TimingHistory(frames);
-  const width = positiveOption('width', options.width, 300);
+  const width = positiveOption('width', options.width, 320);
   const height = positiveOption('height', options.height, 120);
   const fixedMaxMs =
     options.maxFrameMs === undefined ? 0 : positiveOption('maxFrameMs', options.maxFrameMs, 50);
@@ -204,7 +211,7 @@ export function createTimingGraph(
     ctx.fillRect(0, 0, width, plotTop);
     ctx.fillStyle = TEXT_COLOUR;
     const tickRate = loop.tickRate;
-    let line = `${r.fps.toFixed(0)} fps · ${Number(tickRate.toFixed(2))} Hz tick · ${r.stepsPerSecond.toFixed(0)} steps/s · ${r.droppedMsPerSecond.toFixed(1)} ms/s dropped`;
+    let line = `${r.fps.toFixed(0)} fps · tick ${Number(tickRate.toFixed(2))} Hz · ${r.stepsPerSecond.toFixed(0)} steps/s · dropped ${r.droppedMsPerSecond.toFixed(0)} ms/s`;
     if (r.anomalies > 0) line += ` · ${r.anomalies} bad`;
     ctx.fillText(line, PAD, PAD, width - 2 * PAD);
     // Legend: one swatch per step count, then the other marks.
@@ -230,12 +237,25 @@ export function createTimingGraph(
     ctx.fillText('alpha', x + 9, y);
   };
 
+  const linearHeight = plotHeight * LINEAR_SHARE;
+  let scaleMaxMs = 50;
+  let scale = 1;
+  let logScale = 1;
+  /** Height of a bar of `ms`: linear up to the max, then logarithmic, capped at the plot. */
+  const heightOf = (ms: number): number => {
+    if (ms <= scaleMaxMs) return ms * scale;
+    const h = linearHeight + Math.log(ms / scaleMaxMs) * logScale;
+    return Math.min(h, plotHeight);
+  };
+
   const draw = (): void => {
     if (disposed) return;
     if (drawnRates !== history.ratesVersion) drawText();
     const fixedMs = loop.fixedDelta * 1000;
     const maxMs = fixedMaxMs > 0 ? fixedMaxMs : Math.max(50, 3 * fixedMs);
-    const scale = plotHeight / maxMs;
+    scaleMaxMs = maxMs;
+    scale = linearHeight / maxMs;
+    logScale = (plotHeight - linearHeight) / Math.log(Math.max(LOG_TOP_MS / maxMs, 1.01));
     ctx.clearRect(0, plotTop, width, height - plotTop);
     ctx.fillStyle = BACKGROUND;
     ctx.fillRect(0, plotTop, width, height - plotTop);
@@ -253,19 +273,18 @@ export function createTimingGraph(
         ctx.fillStyle = ANOMALY_COLOUR;
         ctx.fillRect(x, plotTop, barFill, plotHeight);
       }
-      let h = frameMs[i] * scale;
-      if (h > plotHeight) h = plotHeight;
+      const h = heightOf(frameMs[i]);
       const s = steps[i];
       ctx.fillStyle = STEP_COLOURS[s < STEP_COLOURS.length ? s : STEP_COLOURS.length - 1];
       // A 0 ms frame still gets a 1 px bar so its step count shows.
       ctx.fillRect(x, plotBottom - Math.max(h, 1), barFill, Math.max(h, 1));
-      let d = droppedMs[i] * scale;
-      if (d > plotHeight - h) d = plotHeight - h;
-      if (d > 0) {
+      const total = frameMs[i] + droppedMs[i];
+      const d = heightOf(total) - h;
+      if (droppedMs[i] > 0) {
         ctx.fillStyle = DROPPED_COLOUR;
         ctx.fillRect(x, plotBottom - h - d, barFill, Math.max(d, 1));
       }
-      if ((frameMs[i] + droppedMs[i]) * scale > plotHeight) {
+      if (total >= LOG_TOP_MS) {
         ctx.fillStyle = CLIP_COLOUR;
         ctx.fillRect(x, plotTop, barFill, 2);
       }
@@ -273,6 +292,9 @@ export function createTimingGraph(
       ctx.fillStyle = ALPHA_COLOUR;
       ctx.fillRect(x, laneBottom - Math.max(a, 1), barFill, Math.max(a, 1));
     }
+    // Where the linear scale ends.
+    ctx.fillStyle = ZONE_COLOUR;
+    ctx.fillRect(0, Math.round(plotBottom - linearHeight), width, 1);
     // The fixed step: bars above it needed more than one step's worth of real time.
     const stepY = plotBottom - fixedMs * scale;
     if (stepY > plotTop) {

@@ -1,0 +1,184 @@
+/**
+ * The timing graph in real Chromium: a self-contained page (the debug entry bundled from source
+ * with esbuild, served from a temp dir over node:http) drives a FixedLoop, first with synthetic
+ * timestamps (144 Hz display, 60 Hz physics, one long frame, one bad timestamp), then live from
+ * requestAnimationFrame. Asserts pixels change between frames and dispose removes the canvas.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const shotDir = join(root, 'test-results');
+
+const PAGE_SCRIPT = `
+import { FixedLoop } from ${JSON.stringify(join(root, 'packages/core/src/index.ts'))};
+import { createTimingGraph } from ${JSON.stringify(join(root, 'packages/core/src/entries/debug.ts'))};
+
+const loop = new FixedLoop({ tickRate: 60, maxDeltaTime: 0.1 });
+const graph = createTimingGraph(loop, { toggleKey: 'g' });
+let t = 1000;
+/** Runs n synthetic frames of ms each through frame(timestampMs), as a display would. */
+function frames(n, ms) { for (let i = 0; i < n; i++) { t += ms; loop.frame(t); } }
+/** Reads the canvas back: a cheap fingerprint of its pixels. */
+function pixels() {
+  const c = graph.canvas;
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let hash = 2166136261, lit = 0;
+  for (let i = 0; i < data.length; i++) { hash = Math.imul(hash ^ data[i], 16777619) >>> 0; }
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 0) lit++;
+  return { hash, lit, width: c.width, height: c.height };
+}
+window.__fixedtick = { loop, graph, frames, pixels,
+  inDom: () => document.querySelectorAll('canvas.fixedtick-timing-graph').length };
+`;
+
+const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>timing graph</title>
+<link rel="icon" href="data:,"><style>body{margin:0;background:#1e293b}</style></head>
+<body><script type="module" src="/page.js"></script></body></html>`;
+
+let dir: string;
+let server: Server;
+let browser: Browser;
+let page: Page;
+let url: string;
+const consoleErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fixedtick-graph-'));
+  writeFileSync(join(dir, 'entry.js'), PAGE_SCRIPT);
+  await build({
+    entryPoints: [join(dir, 'entry.js')],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    outfile: join(dir, 'page.js'),
+    logLevel: 'silent',
+  });
+  writeFileSync(join(dir, 'index.html'), HTML);
+  server = createServer((req, res) => {
+    const file = req.url === '/page.js' ? 'page.js' : req.url === '/' ? 'index.html' : undefined;
+    if (file === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': file.endsWith('.js') ? 'text/javascript' : 'text/html',
+    });
+    res.end(readFileSync(join(dir, file)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 360, height: 150 }, deviceScaleFactor: 2 });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(
+    () => 'loop' in ((window as { __fixedtick?: object }).__fixedtick ?? {}),
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+type Pixels = { hash: number; lit: number; width: number; height: number };
+type PageApi = {
+  loop: { frameCount: number; tick: number; start(): void; stop(): void };
+  graph: { visible: boolean; dispose(): void; canvas: HTMLCanvasElement };
+  frames(n: number, ms: number): void;
+  pixels(): Pixels;
+  inDom(): number;
+};
+/** Runs `fn` in the page with the page's `window.__fixedtick`. */
+const run = <T>(fn: (w: PageApi) => T): Promise<T> =>
+  page.evaluate(`(${fn.toString()})(window.__fixedtick)`) as Promise<T>;
+
+describe('timing graph in Chromium', () => {
+  it('draws frames as they run: the pixels change from one frame to the next', async () => {
+    const before = await run((w) => w.pixels());
+    expect(before.width).toBeGreaterThanOrEqual(300);
+    const after = await run((w) => {
+      // 144 Hz display on 60 Hz physics, then a 250 ms hitch (clamped to 100 ms), then a NaN.
+      w.frames(60, 1000 / 144);
+      w.frames(1, 250);
+      w.frames(20, 1000 / 144);
+      w.loop.frame(Number.NaN);
+      w.frames(20, 1000 / 144);
+      const a = w.pixels();
+      w.frames(1, 1000 / 144);
+      return { a, b: w.pixels(), ticks: w.loop.tick };
+    });
+    expect(after.a.hash).not.toBe(before.hash);
+    expect(after.b.hash).not.toBe(after.a.hash);
+    expect(after.a.lit).toBeGreaterThan(0);
+    expect(after.ticks).toBeGreaterThan(40);
+    mkdirSync(shotDir, { recursive: true });
+    await page.screenshot({ path: join(shotDir, 'timing-graph-synthetic.png') });
+  });
+
+  it('follows a live requestAnimationFrame loop', async () => {
+    const start = await run((w) => {
+      w.loop.start();
+      return w.loop.frameCount;
+    });
+    await page.waitForFunction(
+      (n) => (window as unknown as { __fixedtick: PageApi }).__fixedtick.loop.frameCount >= n + 3,
+      start,
+    );
+    const a = await run((w) => w.pixels());
+    const seen = await run((w) => w.loop.frameCount);
+    await page.waitForFunction(
+      (n) => (window as unknown as { __fixedtick: PageApi }).__fixedtick.loop.frameCount >= n + 2,
+      seen,
+    );
+    const b = await run((w) => w.pixels());
+    expect(b.hash).not.toBe(a.hash);
+    await page.screenshot({ path: join(shotDir, 'timing-graph-live.png') });
+  });
+
+  it('hides and shows with its toggle key', async () => {
+    await page.keyboard.press('g');
+    expect(await run((w) => w.graph.visible)).toBe(false);
+    expect(await run((w) => getComputedStyle(w.graph.canvas).display)).toBe('none');
+    await page.keyboard.press('G');
+    expect(await run((w) => w.graph.visible)).toBe(true);
+  });
+
+  it('dispose removes the canvas and stops drawing', async () => {
+    expect(await run((w) => w.inDom())).toBe(1);
+    await run((w) => w.graph.dispose());
+    expect(await run((w) => w.inDom())).toBe(0);
+    const frozen = await run((w) => {
+      w.loop.stop();
+      const p = w.pixels();
+      w.frames(10, 1000 / 144);
+      return { p, q: w.pixels() };
+    });
+    expect(frozen.q.hash).toBe(frozen.p.hash);
+    expect(consoleErrors).toEqual([]);
+  });
+});
