@@ -38,6 +38,23 @@ export {
   type VectorState,
   verlet,
 } from './integrate.ts';
+export {
+  estimateAngularVelocity,
+  extrapolate,
+  extrapolateRotation,
+  lerp,
+  SLERP_NLERP_THRESHOLD,
+  slerp,
+} from './interpolation/math.ts';
+export {
+  type InterpolationMode,
+  POSE_STRIDE,
+  POSITION_OFFSET,
+  PoseBuffer,
+  ROTATION_OFFSET,
+  SCALE_OFFSET,
+  VELOCITY_STRIDE,
+} from './interpolation/pose-buffer.ts';
 export { JITTER_FIX_HISTORY } from './jitter-fix.ts';
 export type { ErrorPolicy, FixedLoopOptions, ResolvedLoopOptions } from './options.ts';
 export { type Preset, presets } from './presets.ts';
