@@ -584,7 +584,9 @@ export class FixedLoop implements FrameSink {
       delta = jitter.delta;
     } else {
       accumulator = this.#accumulator + delta;
-      due = Math.floor((accumulator + STEP_TOLERANCE) / fixedDelta);
+      // max(0, …): the tolerance can leave the accumulator a rounding error below -1 ns, which
+      // must count as 0 steps, not -1 (that would hand back a whole step of time)
+      due = Math.max(0, Math.floor((accumulator + STEP_TOLERANCE) / fixedDelta));
       accumulator -= due * fixedDelta;
     }
 
