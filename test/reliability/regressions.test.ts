@@ -21,4 +21,23 @@ describe('reliability regressions', () => {
     expect(loop.tick).toBe(16);
     expect(loop.stats.lastSteps).toBe(0);
   });
+
+  it('fixedDelta set inside a fixed step applies from the next frame, fixedTime included', () => {
+    const loop = new FixedLoop({ maxStepsPerFrame: Number.POSITIVE_INFINITY });
+    const seen: number[] = [];
+    loop.onFixedUpdate((dt, tick) => {
+      seen.push(dt);
+      if (tick === 0) loop.fixedDelta = 1 / 240;
+    });
+    // 0.25 s = 15 steps of 1/60; the change comes during the first one
+    expect(loop.advance(0.25).steps).toBe(15);
+    expect(seen).toEqual(Array(15).fill(1 / 60));
+    expect(loop.fixedTime).toBeCloseTo(0.25, 12);
+    expect(loop.fixedDelta).toBe(1 / 240);
+    seen.length = 0;
+    expect(loop.advance(1 / 60).steps).toBe(4);
+    expect(seen).toEqual(Array(4).fill(1 / 240));
+    expect(loop.fixedTime).toBeCloseTo(0.25 + 1 / 60, 12);
+    expect(loop.time).toBeCloseTo(loop.fixedTime + loop.accumulator, 12);
+  });
 });

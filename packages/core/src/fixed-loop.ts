@@ -143,6 +143,8 @@ export class FixedLoop implements FrameSink {
   #inFixedStep = false;
   #paused = false;
   #pendingSteps = 0;
+  /** A `fixedDelta` set during a frame, applied when the frame ends (0 = none). */
+  #nextFixedDelta = 0;
   #lastTimestampMs = NO_ORIGIN;
   #disposed = false;
   #inFrame = false;
@@ -187,10 +189,16 @@ export class FixedLoop implements FrameSink {
    * nothing jumps; `fixedTime` continues from its current value.
    */
   get fixedDelta(): number {
-    return this.#fixedDelta;
+    return this.#nextFixedDelta || this.#fixedDelta;
   }
   set fixedDelta(value: number) {
     const next = checkFixedDelta(value);
+    if (this.#inFrame) {
+      // the frame's remaining steps run with the step it started with (a change applies from the
+      // next frame), so fixedTime must count them with that step too: switch when it ends
+      this.#nextFixedDelta = next;
+      return;
+    }
     if (next === this.#fixedDelta) return;
     this.#segmentTime = this.fixedTime;
     this.#segmentTick = this.#tick;
@@ -198,7 +206,7 @@ export class FixedLoop implements FrameSink {
   }
   /** Steps per second: `1 / fixedDelta`. */
   get tickRate(): number {
-    return 1 / this.#fixedDelta;
+    return 1 / this.fixedDelta;
   }
   set tickRate(value: number) {
     this.fixedDelta = checkTickRate(value);
@@ -550,6 +558,11 @@ export class FixedLoop implements FrameSink {
     } finally {
       this.#inFrame = false;
       this.#inFixedStep = false;
+      const next = this.#nextFixedDelta;
+      if (next !== 0) {
+        this.#nextFixedDelta = 0;
+        this.fixedDelta = next;
+      }
     }
     const pending = this.#pendingError;
     if (pending !== undefined) {
