@@ -1,0 +1,24 @@
+/**
+ * The browser examples, in the order the index lists them. This list is the single source of
+ * truth: the Vite build takes its pages from it, the index page renders it, and the end-to-end
+ * suite (test/e2e) loads every entry and checks it for console errors and a non-blank canvas.
+ * Adding an example is one line here plus its folder (`<slug>/index.html` + `<slug>/main.ts`).
+ */
+export interface ExampleEntry {
+  /** Folder name under examples/ and URL path (`/<slug>/`). */
+  readonly slug: string;
+  /** Link text on the index. */
+  readonly title: string;
+  /** One sentence: what the example shows. */
+  readonly summary: string;
+}
+
+/** Every browser example. */
+export const examples: readonly ExampleEntry[] = [
+  {
+    slug: 'three-jump',
+    title: 'The 96 px ledge (three.js)',
+    summary:
+      'Three runners jump side by side — moved per frame, scaled by dt, and fixed 60 Hz steps with interpolation — at a simulated 30, 60 or 144 fps display.',
+  },
+];

@@ -1,0 +1,334 @@
+/**
+ * The 96 px ledge: one jump, three integrations, any display rate.
+ *
+ * - per frame: `vy -= 0.5; y += vy` with constants tuned for 60 fps (a naive game);
+ * - dt: `vy -= g * dt; y += vy * dt` with the frame's delta;
+ * - fixed: the same semi-implicit Euler in `onFixedUpdate` at the physics rate, rendered with
+ *   interpolation.
+ *
+ * Every browser frame runs `loop.frame(timestampMs)` with a timestamp from a
+ * {@link SimulatedDisplay}, so the three runners see exactly the frame times of a 30, 60 or 144 Hz
+ * display. Measurements are published on `window.__fixedtick` for the end-to-end test.
+ */
+import { FixedLoop } from '@fixedtick/core';
+import {
+  BoxGeometry,
+  Color,
+  Mesh,
+  MeshBasicMaterial,
+  OrthographicCamera,
+  Scene,
+  WebGLRenderer,
+} from 'three';
+import { expose } from '../shared/expose.ts';
+import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
+
+/** Launch speed, px/s. */
+const V0 = 600;
+/** Gravity, px/s². */
+const G = 1800;
+/** The naive runner's constants: V0 and G per 60 fps frame (10 px/frame, 0.5 px/frame²). */
+const V0_PER_FRAME = V0 / 60;
+const G_PER_FRAME = G / 3600;
+/** Height of the ledge, px. */
+const LEDGE = 96;
+const BOX = 40;
+/** World px the camera must show: the three lanes, from under the ground to above the ledge. */
+const SCENE_WIDTH = 800;
+const SCENE_HEIGHT = 230;
+const LANE_X = [-230, 0, 230] as const;
+/** Real time the runners rest between automatic jumps, ms. */
+const AUTO_JUMP_PAUSE_MS = 700;
+
+/** One runner's state and measurements (exposed as-is to the e2e test). */
+interface Runner {
+  label: string;
+  color: string;
+  /** Height of the box's bottom above the ground, px. */
+  y: number;
+  vy: number;
+  airborne: boolean;
+  /** Highest `y` of the jump under way (or of the last one). */
+  peak: number;
+  /** Peak of the last completed jump; null before the first landing. */
+  lastPeak: number | null;
+  /** Game seconds the last completed jump spent in the air. */
+  lastAirtime: number | null;
+  airtime: number;
+  /** Jumps started / landings completed. */
+  jumps: number;
+  landings: number;
+  /** A jump was asked for and not yet taken. */
+  pending: boolean;
+}
+
+function runner(label: string, color: string): Runner {
+  return {
+    label,
+    color,
+    y: 0,
+    vy: 0,
+    airborne: false,
+    peak: 0,
+    lastPeak: null,
+    lastAirtime: null,
+    airtime: 0,
+    jumps: 0,
+    landings: 0,
+    pending: false,
+  };
+}
+
+const runners = {
+  perFrame: runner('moved per frame', '#f0a35e'),
+  dt: runner('scaled by dt', '#6fa8ff'),
+  fixed: runner('fixed steps + interpolation', '#7fd1b9'),
+};
+const order = [runners.perFrame, runners.dt, runners.fixed];
+
+/** Starts a jump if one is pending and the runner stands on the ground. */
+function takeOff(r: Runner, vy: number): void {
+  if (!r.pending || r.airborne) return;
+  r.pending = false;
+  r.airborne = true;
+  r.vy = vy;
+  r.peak = 0;
+  r.airtime = 0;
+  r.jumps++;
+}
+
+/** Records the peak and lands the runner when it reaches the ground. */
+function afterMove(r: Runner, seconds: number): void {
+  if (!r.airborne) return;
+  r.airtime += seconds;
+  if (r.y > r.peak) r.peak = r.y;
+  if (r.y <= 0) {
+    r.y = 0;
+    r.vy = 0;
+    r.airborne = false;
+    r.lastPeak = r.peak;
+    r.lastAirtime = r.airtime;
+    r.landings++;
+  }
+}
+
+// ---- scene --------------------------------------------------------------------------------
+
+const canvas = document.getElementById('view') as HTMLCanvasElement;
+const stage = document.getElementById('stage') as HTMLDivElement;
+const renderer = new WebGLRenderer({ canvas, antialias: true });
+renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+const scene = new Scene();
+scene.background = new Color('#141a26');
+const camera = new OrthographicCamera(-400, 400, 170, -50, -10, 10);
+
+const box = new BoxGeometry(1, 1, 1);
+function block(color: string, w: number, h: number, x: number, y: number): Mesh {
+  const mesh = new Mesh(box, new MeshBasicMaterial({ color }));
+  mesh.scale.set(w, h, 1);
+  mesh.position.set(x, y, 0);
+  scene.add(mesh);
+  return mesh;
+}
+block('#3a4358', 760, 8, 0, -4); // ground
+const meshes = order.map((r, i) => {
+  const lane = LANE_X[i];
+  block('#556079', 70, LEDGE, lane + 70, LEDGE / 2); // the ledge
+  block('#e05d5d', 70, 2, lane + 70, LEDGE + 1); // its edge, 96 px up
+  const peakLine = block(r.color, 76, 1.5, lane - 3, 0);
+  peakLine.visible = false;
+  const body = block(r.color, BOX, BOX, lane, BOX / 2);
+  return { body, peakLine };
+});
+const fixedMesh = meshes[2].body;
+
+// ---- the loop ---------------------------------------------------------------------------------
+
+const loop = new FixedLoop({ tickRate: 60 });
+const display = new SimulatedDisplay(60);
+
+// The fixed runner's previous and current simulation heights, for interpolation.
+// (With @fixedtick/three this is `loop.track(fixedMesh)` and the adapter does it.)
+let fixedPrevY = 0;
+
+loop.onFixedUpdate((dt) => {
+  const r = runners.fixed;
+  fixedPrevY = r.y;
+  takeOff(r, V0);
+  if (r.airborne) {
+    r.vy -= G * dt;
+    r.y += r.vy * dt;
+  }
+  afterMove(r, dt);
+});
+
+loop.onUpdate((delta) => {
+  if (delta === 0) return;
+  const naive = runners.perFrame;
+  takeOff(naive, V0_PER_FRAME);
+  if (naive.airborne) {
+    naive.vy -= G_PER_FRAME;
+    naive.y += naive.vy;
+  }
+  afterMove(naive, delta);
+
+  const dtRunner = runners.dt;
+  takeOff(dtRunner, V0);
+  if (dtRunner.airborne) {
+    dtRunner.vy -= G * delta;
+    dtRunner.y += dtRunner.vy * delta;
+  }
+  afterMove(dtRunner, delta);
+});
+
+loop.onPreRender((_delta, alpha) => {
+  meshes[0].body.position.y = runners.perFrame.y + BOX / 2;
+  meshes[1].body.position.y = runners.dt.y + BOX / 2;
+  fixedMesh.position.y = fixedPrevY + (runners.fixed.y - fixedPrevY) * alpha + BOX / 2;
+  for (let i = 0; i < order.length; i++) {
+    const r = order[i];
+    const line = meshes[i].peakLine;
+    const shown = r.airborne ? r.peak : r.lastPeak;
+    line.visible = shown !== null && shown > 0;
+    line.position.y = shown ?? 0;
+  }
+});
+
+// Drawn last in the frame, after every hook has placed its objects.
+loop.onPreRender(() => renderer.render(scene, camera), { priority: 1000 });
+
+// ---- UI and measurements ------------------------------------------------------------------------
+
+const state = expose({
+  example: 'three-jump',
+  ready: false,
+  displayRate: 60 as DisplayRate,
+  physicsRate: 60,
+  /** Frames rendered (loop frames, each one drawn). */
+  frames: 0,
+  /** Fixed steps run. */
+  ticks: 0,
+  runners,
+  /** Peak of each runner's last completed jump, px. */
+  peaks: {
+    perFrame: null as number | null,
+    dt: null as number | null,
+    fixed: null as number | null,
+  },
+});
+
+function requestJump(): void {
+  for (const r of order) r.pending = true;
+}
+
+function resetRunners(): void {
+  for (const r of order) {
+    r.y = 0;
+    r.vy = 0;
+    r.airborne = false;
+    r.pending = false;
+    r.peak = 0;
+    r.lastPeak = null;
+    r.lastAirtime = null;
+  }
+  fixedPrevY = 0;
+}
+
+const displaySelect = document.getElementById('display-rate') as HTMLSelectElement;
+const physicsSelect = document.getElementById('physics-rate') as HTMLSelectElement;
+const autoJump = document.getElementById('auto-jump') as HTMLInputElement;
+displaySelect.addEventListener('change', () => {
+  const value = displaySelect.value;
+  display.rate = value === 'real' ? 'real' : Number(value);
+  state.displayRate = display.rate;
+  resetRunners();
+});
+physicsSelect.addEventListener('change', () => {
+  loop.tickRate = Number(physicsSelect.value);
+  state.physicsRate = loop.tickRate;
+  resetRunners();
+});
+(document.getElementById('jump') as HTMLButtonElement).addEventListener('click', requestJump);
+window.addEventListener('keydown', (event) => {
+  if (event.code !== 'Space') return;
+  event.preventDefault();
+  if (!event.repeat) requestJump();
+});
+
+const rows = document.getElementById('runner-rows') as HTMLTableSectionElement;
+const cells = order.map((r) => {
+  const row = rows.insertRow();
+  const name = row.insertCell();
+  name.innerHTML = `<span class="swatch" style="background:${r.color}"></span>${r.label}`;
+  return [row.insertCell(), row.insertCell(), row.insertCell()];
+});
+const displayNote = document.getElementById('display-note') as HTMLParagraphElement;
+const statsLine = document.getElementById('stats') as HTMLParagraphElement;
+const labels = document.getElementById('lane-labels') as HTMLDivElement;
+const labelSpans = order.map((r) => {
+  const span = document.createElement('span');
+  span.textContent = r.label;
+  span.style.color = r.color;
+  labels.append(span);
+  return span;
+});
+
+function fitCamera(): void {
+  const width = stage.clientWidth;
+  const height = stage.clientHeight;
+  if (canvas.width === Math.floor(width * renderer.getPixelRatio()) && width > 0) {
+    if (canvas.height === Math.floor(height * renderer.getPixelRatio())) return;
+  }
+  renderer.setSize(width, height, false);
+  // Show at least 230 px of height (ground to above the ledge) and 800 px of width, centred.
+  const viewHeight = Math.max(SCENE_HEIGHT, (SCENE_WIDTH * height) / Math.max(width, 1));
+  const viewWidth = (viewHeight * width) / Math.max(height, 1);
+  camera.left = -viewWidth / 2;
+  camera.right = viewWidth / 2;
+  camera.bottom = -40 - (viewHeight - SCENE_HEIGHT) / 2;
+  camera.top = camera.bottom + viewHeight;
+  camera.updateProjectionMatrix();
+  // Labels just under the ground (world y = -14).
+  labels.style.top = `${((camera.top + 14) / viewHeight) * 100}%`;
+  for (let i = 0; i < labelSpans.length; i++) {
+    labelSpans[i].style.left = `${((LANE_X[i] - camera.left) / viewWidth) * 100}%`;
+  }
+}
+
+function showNumbers(): void {
+  for (let i = 0; i < order.length; i++) {
+    const r = order[i];
+    const peak = r.airborne ? r.peak : r.lastPeak;
+    cells[i][0].textContent = peak === null ? '–' : peak.toFixed(1);
+    cells[i][1].textContent = r.lastAirtime === null ? '–' : r.lastAirtime.toFixed(3);
+    cells[i][2].textContent = String(r.jumps);
+  }
+  const rate = display.rate;
+  displayNote.textContent =
+    rate === 'real'
+      ? 'Display: the browser’s own frames and timestamps (requestAnimationFrame).'
+      : `Simulated ${rate} fps display: each frame the browser draws feeds loop.frame() a timestamp exactly 1/${rate} s after the last, the same path a real ${rate} Hz display uses. Game speed here: ${display.speed.toFixed(2)}× real time${display.speed < 0.9 ? ' (this screen cannot show that many frames, so it plays in slow motion)' : ''}.`;
+  statsLine.textContent = `frames ${state.frames} · ticks ${loop.tick} · physics ${loop.tickRate} Hz`;
+}
+
+let idleSinceMs = Number.NaN;
+function browserFrame(realMs: number): void {
+  requestAnimationFrame(browserFrame);
+  fitCamera();
+  const timestamp = display.next(realMs);
+  if (!Number.isNaN(timestamp)) {
+    loop.frame(timestamp);
+    state.frames++;
+    state.ticks = loop.tick;
+    state.peaks.perFrame = runners.perFrame.lastPeak;
+    state.peaks.dt = runners.dt.lastPeak;
+    state.peaks.fixed = runners.fixed.lastPeak;
+  }
+  const resting = order.every((r) => !r.airborne && !r.pending);
+  if (!resting || !autoJump.checked) idleSinceMs = Number.NaN;
+  else if (Number.isNaN(idleSinceMs)) idleSinceMs = realMs;
+  else if (realMs - idleSinceMs > AUTO_JUMP_PAUSE_MS) requestJump();
+  showNumbers();
+  state.ready = true;
+}
+requestAnimationFrame(browserFrame);

@@ -1,0 +1,66 @@
+/**
+ * Every browser example (examples/catalog.ts) in real Chromium: it loads with no console error,
+ * draws a non-blank canvas and keeps rendering frames. Adding an example to the catalog adds it
+ * here.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examples } from '../../examples/catalog.ts';
+import {
+  canvasPixels,
+  type ExamplesSite,
+  launchChromium,
+  maybeScreenshot,
+  openPage,
+  readState,
+  startExamples,
+  waitForFrames,
+} from './harness.ts';
+
+let site: ExamplesSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startExamples(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+describe('examples index', () => {
+  it('lists every example, serves a favicon and links the docs, with no console error', async () => {
+    const { page, errors } = await openPage(browser, site.url);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('#examples a').length === n,
+      examples.length,
+    );
+    const links = await page.$$eval('#examples a', (as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toEqual(examples.map((e) => `./${e.slug}/`));
+    const favicon = await page.request.get(new URL('favicon.svg', site.url).href);
+    expect(favicon.status()).toBe(200);
+    expect(favicon.headers()['content-type']).toBe('image/svg+xml');
+    const docs = await page.request.get(new URL('docs/', site.url).href);
+    expect(docs.status()).toBe(200);
+    await maybeScreenshot(page, 'index');
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.each(examples)('example $slug', ({ slug }) => {
+  it('loads with no console error, draws a non-blank canvas and keeps rendering', async () => {
+    const { page, errors } = await openPage(browser, new URL(`${slug}/`, site.url).href);
+    await waitForFrames(page, 30);
+    const first = await readState<{ frames: number; example: string }>(page);
+    expect(first.example).toBe(slug);
+    const pixels = await canvasPixels(page);
+    expect(pixels.width).toBeGreaterThan(200);
+    expect(pixels.distinctColors).toBeGreaterThanOrEqual(3);
+    expect(pixels.coverage).toBeGreaterThan(0.005);
+    await waitForFrames(page, first.frames + 30);
+    await maybeScreenshot(page, slug);
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * End-to-end harness: builds the examples app, serves it on a free localhost port, drives
+ * Debian's Chromium through playwright-core, and reads what the pages publish.
+ *
+ * Every check waits for a condition (`page.waitForFunction`), never for a fixed time.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build, type UserConfig } from 'vite';
+import { examples } from '../../examples/catalog.ts';
+import { type RunningServer, serveExamples } from '../../examples/serve.ts';
+import viteConfig from '../../examples/vite.config.ts';
+
+const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
+
+/** The flags Chromium needs in this container (no GPU, no sandbox, no network chatter). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** A built and served copy of the examples. */
+export interface ExamplesSite {
+  /** Base URL, ending in `/`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the examples — the index and the pages named in `only` (default: every entry of
+ * examples/catalog.ts) — into a fresh temporary folder, so test files running in parallel never
+ * share an output, and serves it on a free port.
+ */
+export async function startExamples(only?: readonly string[]): Promise<ExamplesSite> {
+  const slugs = only ?? examples.map((e) => e.slug);
+  const outDir = await mkdtemp(join(tmpdir(), 'fixedtick-examples-'));
+  const config = viteConfig as UserConfig;
+  const input: Record<string, string> = { index: join(examplesDir, 'index.html') };
+  for (const slug of slugs) input[slug] = join(examplesDir, slug, 'index.html');
+  await build({
+    ...config,
+    configFile: false,
+    logLevel: 'warn',
+    build: { ...config.build, outDir, emptyOutDir: true, rolldownOptions: { input } },
+  });
+  let server: RunningServer;
+  try {
+    server = await serveExamples({ root: outDir });
+  } catch (error) {
+    await rm(outDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: server.url,
+    async close() {
+      await server.close();
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Chromium (`CHROMIUM_PATH`, default /usr/bin/chromium). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** A page and every console error, uncaught exception and failed request it produced. */
+export interface OpenedPage {
+  readonly page: Page;
+  readonly errors: string[];
+}
+
+/** Opens `url` in a new 1280×720 page that records console errors and page errors. */
+export async function openPage(browser: Browser, url: string): Promise<OpenedPage> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('requestfailed', (request) =>
+    errors.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
+  );
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, errors };
+}
+
+/** Waits until the example reports `ready` and has rendered at least `frames` frames. */
+export async function waitForFrames(page: Page, frames: number, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const state = window.__fixedtick as { ready?: boolean; frames?: number } | undefined;
+      return state?.ready === true && (state.frames ?? 0) >= n;
+    },
+    frames,
+    { timeout },
+  );
+}
+
+/** Reads `window.__fixedtick` (a JSON copy). */
+export function readState<T>(page: Page): Promise<T> {
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.__fixedtick ?? null)));
+}
+
+/** What a screenshot of a canvas contains. */
+export interface CanvasPixels {
+  readonly width: number;
+  readonly height: number;
+  /** Distinct colours among the sampled pixels (quantised to 5 bits a channel). */
+  readonly distinctColors: number;
+  /** Fraction of sampled pixels that differ from the most common (background) colour. */
+  readonly coverage: number;
+}
+
+/**
+ * Screenshots the first `selector` element as the compositor shows it (so it works without
+ * `preserveDrawingBuffer`) and counts its colours, decoding the PNG in the page itself.
+ */
+export async function canvasPixels(page: Page, selector = 'canvas'): Promise<CanvasPixels> {
+  const png = await page.locator(selector).first().screenshot();
+  return page.evaluate(async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const { width, height } = bitmap;
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+    context.drawImage(bitmap, 0, 0);
+    const data = context.getImageData(0, 0, width, height).data;
+    const counts = new Map<number, number>();
+    let samples = 0;
+    for (let i = 0; i < data.length; i += 4 * 3) {
+      const key = ((data[i] >> 3) << 10) | ((data[i + 1] >> 3) << 5) | (data[i + 2] >> 3);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      samples++;
+    }
+    let background = 0;
+    for (const count of counts.values()) background = Math.max(background, count);
+    return {
+      width,
+      height,
+      distinctColors: counts.size,
+      coverage: samples === 0 ? 0 : 1 - background / samples,
+    };
+  }, png.toString('base64'));
+}
+
+/** Saves a screenshot of `page` to `$E2E_SCREENSHOTS/<name>.png` when that variable is set. */
+export async function maybeScreenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
+}

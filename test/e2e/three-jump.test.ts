@@ -1,0 +1,124 @@
+/**
+ * examples/three-jump in real Chromium: at a simulated 30, 60 and 144 fps display the fixed-step
+ * runner peaks at 95.0 px with the same air time, the dt-scaled runner at 90.0 / 95.0 / 97.9 px,
+ * and one press of Space makes each runner jump exactly once.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ExamplesSite,
+  launchChromium,
+  maybeScreenshot,
+  type OpenedPage,
+  openPage,
+  readState,
+  startExamples,
+  waitForFrames,
+} from './harness.ts';
+
+interface RunnerState {
+  jumps: number;
+  landings: number;
+  airborne: boolean;
+  pending: boolean;
+  lastPeak: number | null;
+  lastAirtime: number | null;
+}
+interface JumpState {
+  frames: number;
+  ticks: number;
+  displayRate: number | 'real';
+  physicsRate: number;
+  runners: Record<'perFrame' | 'dt' | 'fixed', RunnerState>;
+  peaks: Record<'perFrame' | 'dt' | 'fixed', number | null>;
+}
+
+let site: ExamplesSite;
+let browser: Browser;
+let opened: OpenedPage;
+let page: Page;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startExamples(['three-jump']), launchChromium()]);
+  opened = await openPage(browser, new URL('three-jump/', site.url).href);
+  page = opened.page;
+  await waitForFrames(page, 5);
+  await page.uncheck('#auto-jump');
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** Sets the rates (resets the runners), presses Space once, waits for every runner to land. */
+async function jumpAt(
+  display: string,
+  physics = '60',
+): Promise<{ before: JumpState; after: JumpState }> {
+  await page.selectOption('#physics-rate', physics);
+  await page.selectOption('#display-rate', display);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.waitForFunction(() => {
+    const runners = Object.values((window.__fixedtick as unknown as JumpState).runners);
+    return runners.every((r) => !r.airborne && !r.pending);
+  });
+  const before = await readState<JumpState>(page);
+  await page.keyboard.press('Space');
+  await page.waitForFunction(
+    (b) => {
+      const runners = (window.__fixedtick as unknown as JumpState).runners;
+      return (['perFrame', 'dt', 'fixed'] as const).every(
+        (k) => runners[k].landings === b.runners[k].landings + 1 && !runners[k].pending,
+      );
+    },
+    before,
+    { timeout: 20_000 },
+  );
+  return { before, after: await readState<JumpState>(page) };
+}
+
+describe('three-jump: the 96 px ledge', () => {
+  it.each([
+    { fps: 30, dt: 90.0 },
+    { fps: 60, dt: 95.0 },
+    { fps: 144, dt: 97.9 },
+  ])(
+    'at a simulated $fps fps display the fixed runner peaks at 95.0 px and each runner jumps once',
+    async ({ fps, dt }) => {
+      const { before, after } = await jumpAt(String(fps));
+      expect(after.displayRate).toBe(fps);
+      expect(after.physicsRate).toBe(60);
+      for (const key of ['perFrame', 'dt', 'fixed'] as const) {
+        expect(after.runners[key].jumps).toBe(before.runners[key].jumps + 1);
+      }
+      // Fixed 60 Hz steps: the same jump at every display rate, 39 ticks in the air.
+      expect(after.peaks.fixed).toBeCloseTo(95.0, 6);
+      expect(after.runners.fixed.lastAirtime).toBeCloseTo(39 / 60, 6);
+      // Scaled by dt: the height follows the frame rate.
+      expect(after.peaks.dt).toBeCloseTo(dt, 1);
+      // Moved per frame: 95.0 px always, but 39 frames of air at whatever rate the display runs.
+      expect(after.peaks.perFrame).toBeCloseTo(95.0, 6);
+      expect(after.runners.perFrame.lastAirtime).toBeCloseTo(39 / fps, 6);
+      expect(after.ticks).toBeGreaterThan(before.ticks);
+      expect(after.frames).toBeGreaterThan(before.frames);
+      await maybeScreenshot(page, `three-jump-${fps}`);
+    },
+  );
+
+  it('with the browser’s own frames the fixed runner still peaks at 95.0 px', async () => {
+    const { after } = await jumpAt('real');
+    expect(after.displayRate).toBe('real');
+    expect(after.peaks.fixed).toBeCloseTo(95.0, 6);
+  });
+
+  it('the physics rate, not the display rate, sets the fixed runner’s jump (30 Hz: 90.0 px)', async () => {
+    const { after } = await jumpAt('144', '30');
+    expect(after.physicsRate).toBe(30);
+    expect(after.peaks.fixed).toBeCloseTo(90.0, 6);
+    expect(after.peaks.dt).toBeCloseTo(97.9, 1);
+  });
+
+  it('logged no console error', () => {
+    expect(opened.errors).toEqual([]);
+  });
+});
