@@ -40,4 +40,20 @@ describe('reliability regressions', () => {
     expect(loop.fixedTime).toBeCloseTo(0.25 + 1 / 60, 12);
     expect(loop.time).toBeCloseTo(loop.fixedTime + loop.accumulator, 12);
   });
+
+  it('a paused loop runs no step even when a smaller fixedDelta leaves many in the accumulator', () => {
+    const loop = new FixedLoop({ fixedDelta: 0.1 });
+    loop.advance(0.09);
+    loop.pause();
+    loop.fixedDelta = 1 / 240; // 0.09 s is now 21.6 steps
+    const info = loop.advance(0.016);
+    expect([info.steps, info.dropped, loop.tick]).toEqual([0, 0, 0]);
+    expect(loop.accumulator).toBe(0.09);
+    loop.resume();
+    // the first frame with game time runs them, under the step cap (8), and drops the rest
+    const next = loop.advance(0.001);
+    expect(next.steps).toBe(8);
+    expect(next.dropped).toBeCloseTo(13 / 240, 12);
+    expect(loop.alpha).toBeCloseTo(0.84, 9);
+  });
 });

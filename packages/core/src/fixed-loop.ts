@@ -595,12 +595,17 @@ export class FixedLoop implements FrameSink {
       due = jitter.steps;
       accumulator = jitter.accumulator;
       delta = jitter.delta;
-    } else {
+    } else if (scale > 0) {
       accumulator = this.#accumulator + delta;
       // max(0, …): the tolerance can leave the accumulator a rounding error below -1 ns, which
       // must count as 0 steps, not -1 (that would hand back a whole step of time)
       due = Math.max(0, Math.floor((accumulator + STEP_TOLERANCE) / fixedDelta));
       accumulator -= due * fixedDelta;
+    } else {
+      // paused or timeScale 0: no step runs, even when a smaller fixedDelta has left more than
+      // one step in the accumulator (pause() means steps stop; they run on the next scaled frame)
+      accumulator = this.#accumulator;
+      due = 0;
     }
 
     // 6. cap (Godot): drop whole excess steps, keep the fractional remainder
