@@ -153,6 +153,15 @@ export class FixedLoop implements FrameSink {
   #jitter = new JitterFix();
   #pendingError: { error: unknown } | undefined;
 
+  /**
+   * Listener arguments, kept in fields of tagged representation (initialised with a non-number):
+   * V8 then boxes a double once when it changes instead of once per listener call.
+   */
+  readonly #boxes: { delta: unknown; alpha: unknown; fixedDelta: unknown } = {
+    delta: null,
+    alpha: null,
+    fixedDelta: null,
+  };
   readonly #stats = { frames: 0, steps: 0, droppedTime: 0, anomalies: 0, lastSteps: 0 };
   readonly #info: FrameInfo = { steps: 0, alpha: 0, delta: 0, unscaledDelta: 0, dropped: 0 };
 
@@ -377,7 +386,9 @@ export class FixedLoop implements FrameSink {
       frameTime = 0;
       this.#anomalyFor(seconds);
     }
-    return this.#run(frameTime, 0);
+    this.#inFrameTime = frameTime;
+    this.#inGapDropped = 0;
+    return this.#runGuarded();
   }
 
   /**
@@ -388,16 +399,26 @@ export class FixedLoop implements FrameSink {
   frame(timestampMs: number): FrameInfo {
     if (typeof timestampMs !== 'number' || !Number.isFinite(timestampMs)) {
       this.#anomalyFor(timestampMs);
-      return this.#run(0, 0);
+      this.#inFrameTime = 0;
+      this.#inGapDropped = 0;
+      return this.#runGuarded();
     }
     const last = this.#lastTimestampMs;
     this.#lastTimestampMs = timestampMs;
-    if (Number.isNaN(last)) return this.#run(0, 0);
+    if (Number.isNaN(last)) {
+      this.#inFrameTime = 0;
+      this.#inGapDropped = 0;
+      return this.#runGuarded();
+    }
     if (timestampMs < last) {
       this.#countAnomaly('backwards', timestampMs);
-      return this.#run(0, 0);
+      this.#inFrameTime = 0;
+      this.#inGapDropped = 0;
+      return this.#runGuarded();
     }
-    return this.#run((timestampMs - last) / 1000, 0);
+    this.#inFrameTime = (timestampMs - last) / 1000;
+    this.#inGapDropped = 0;
+    return this.#runGuarded();
   }
 
   /**
@@ -408,12 +429,16 @@ export class FixedLoop implements FrameSink {
   frameAfterGap(timestampMs: number): FrameInfo {
     if (typeof timestampMs !== 'number' || !Number.isFinite(timestampMs)) {
       this.#anomalyFor(timestampMs);
-      return this.#run(0, 0);
+      this.#inFrameTime = 0;
+      this.#inGapDropped = 0;
+      return this.#runGuarded();
     }
     const last = this.#lastTimestampMs;
     this.#lastTimestampMs = timestampMs;
     const gap = Number.isNaN(last) || timestampMs < last ? 0 : (timestampMs - last) / 1000;
-    return this.#run(0, gap * this.#effectiveScale());
+    this.#inFrameTime = 0;
+    this.#inGapDropped = gap * this.#effectiveScale();
+    return this.#runGuarded();
   }
 
   /**
@@ -423,7 +448,9 @@ export class FixedLoop implements FrameSink {
    */
   stepOnce(): FrameInfo {
     this.#pendingSteps = 1;
-    return this.#run(0, 0);
+    this.#inFrameTime = 0;
+    this.#inGapDropped = 0;
+    return this.#runGuarded();
   }
 
   /** Stops the simulation: steps stop, per-frame hooks go on with delta 0. */
@@ -540,7 +567,15 @@ export class FixedLoop implements FrameSink {
    * One frame. `frameTime` is sanitised real seconds; `gapDropped` is game time to drop outright
    * (after a hidden page).
    */
-  #run(frameTime: number, gapDropped: number): FrameInfo {
+  /**
+   * The frame's inputs (sanitised real seconds; game time to drop outright after a hidden page).
+   * They travel in double fields rather than arguments: V8 boxes a double passed to a call it
+   * does not inline, and frames must allocate nothing.
+   */
+  #inFrameTime = 0.5;
+  #inGapDropped = 0.5;
+
+  #runGuarded(): FrameInfo {
     const info = this.#info;
     if (this.#disposed) {
       info.steps = 0;
@@ -554,7 +589,7 @@ export class FixedLoop implements FrameSink {
     }
     this.#inFrame = true;
     try {
-      this.#runFrame(frameTime, gapDropped);
+      this.#runFrame();
     } finally {
       this.#inFrame = false;
       this.#inFixedStep = false;
@@ -572,7 +607,9 @@ export class FixedLoop implements FrameSink {
     return info;
   }
 
-  #runFrame(frameTime: number, gapDropped: number): void {
+  #runFrame(): void {
+    const frameTime = this.#inFrameTime;
+    const gapDropped = this.#inGapDropped;
     const info = this.#info;
     const stats = this.#stats;
     const fixedDelta = this.#fixedDelta;
@@ -582,7 +619,7 @@ export class FixedLoop implements FrameSink {
     // 2. capture mode, 3. clamp, 4. scale
     const raw = this.#captureDeltaTime > 0 ? this.#captureDeltaTime : frameTime;
     const unscaled = Math.min(raw, this.#maxDeltaTime);
-    const scale = this.#effectiveScale();
+    const scale = this.#paused ? 0 : this.#timeScale;
     let delta = unscaled * scale;
     let dropped = (raw - unscaled) * scale + gapDropped;
 
@@ -602,8 +639,9 @@ export class FixedLoop implements FrameSink {
       due = Math.max(0, Math.floor((accumulator + STEP_TOLERANCE) / fixedDelta));
       accumulator -= due * fixedDelta;
     } else {
-      // paused or timeScale 0: no step runs, even when a smaller fixedDelta has left more than
-      // one step in the accumulator (pause() means steps stop; they run on the next scaled frame)
+      // a paused frame (pause() or timeScale 0) runs no step, even when a smaller fixedDelta
+      // has left more than one step in the accumulator: pause means steps stop. A running frame
+      // of 0 s does run such steps (Bevy: the accumulated time is kept and spent).
       accumulator = this.#accumulator;
       due = 0;
     }
@@ -636,22 +674,25 @@ export class FixedLoop implements FrameSink {
     stats.droppedTime += dropped;
     stats.lastSteps = steps;
 
-    this.#frameStart.emit(delta, this.#alpha);
+    const boxes = this.#boxes;
+    if (boxes.delta !== delta) boxes.delta = delta;
+    if (boxes.fixedDelta !== fixedDelta) boxes.fixedDelta = fixedDelta;
+    if (this.#frameStart.size !== 0) this.#frameStart.emit(boxes.delta, boxes.alpha);
     const adapters = this.#adapters;
     for (let i = 0; i < adapters.length; i++) this.#call(adapters[i], 'beginFrame');
 
     // 7. ticks
     let s = 0;
     for (; s < steps && !this.#disposed; s++) {
-      if (s === 0) this.#adapterStep(0, fixedDelta);
+      if (s === 0 && this.#adapters.length !== 0) this.#adapterStep(0);
       this.#inFixedStep = true;
       const tick = this.#tick;
-      this.#fixedUpdate.emit(fixedDelta, tick);
-      this.#adapterStep(1, fixedDelta);
-      this.#postSimulation.emit(fixedDelta, tick);
+      if (this.#fixedUpdate.size !== 0) this.#fixedUpdate.emit(boxes.fixedDelta, tick);
+      if (this.#adapters.length !== 0) this.#adapterStep(1);
+      if (this.#postSimulation.size !== 0) this.#postSimulation.emit(boxes.fixedDelta, tick);
       this.#tick = tick + 1;
       stats.steps++;
-      this.#adapterStep(2, fixedDelta);
+      if (this.#adapters.length !== 0) this.#adapterStep(2);
       this.#inFixedStep = false;
     }
     if (s < steps) {
@@ -665,26 +706,29 @@ export class FixedLoop implements FrameSink {
     const alpha = alphaRaw < 0 ? 0 : Math.min(alphaRaw, 1);
     this.#alpha = alpha;
     info.alpha = alpha;
-    this.#adapterStep(3, alpha);
+    if (boxes.alpha !== alpha) boxes.alpha = alpha;
+    if (this.#adapters.length !== 0) this.#adapterStep(3);
 
     // 9. per-frame hooks and render
-    this.#update.emit(delta, alpha);
-    this.#lateUpdate.emit(delta, alpha);
-    this.#preRender.emit(delta, alpha);
-    this.#adapterStep(4, 0);
-    this.#postRender.emit(delta, alpha);
+    if (this.#update.size !== 0) this.#update.emit(boxes.delta, boxes.alpha);
+    if (this.#lateUpdate.size !== 0) this.#lateUpdate.emit(boxes.delta, boxes.alpha);
+    if (this.#preRender.size !== 0) this.#preRender.emit(boxes.delta, boxes.alpha);
+    if (this.#adapters.length !== 0) this.#adapterStep(4);
+    if (this.#postRender.size !== 0) this.#postRender.emit(boxes.delta, boxes.alpha);
   }
 
   /** Calls one adapter phase on every adapter, isolating errors (no closure, no allocation). */
-  #adapterStep(phase: 0 | 1 | 2 | 3 | 4, value: number): void {
+  #adapterStep(phase: 0 | 1 | 2 | 3 | 4): void {
     const adapters = this.#adapters;
+    if (adapters.length === 0) return;
+    const boxes = this.#boxes;
     for (let i = 0; i < adapters.length; i++) {
       const a = adapters[i];
       try {
         if (phase === 0) a.beforeSteps?.(this);
-        else if (phase === 1) a.physicsStep?.(value, this);
-        else if (phase === 2) a.afterStep?.(value, this);
-        else if (phase === 3) a.interpolate?.(value, this);
+        else if (phase === 1) a.physicsStep?.(boxes.fixedDelta as number, this);
+        else if (phase === 2) a.afterStep?.(boxes.fixedDelta as number, this);
+        else if (phase === 3) a.interpolate?.(boxes.alpha as number, this);
         else a.render?.(this);
       } catch (error) {
         this.#report(
