@@ -1,0 +1,554 @@
+/**
+ * The input latch: key presses that arrive between frames, delivered to fixed steps.
+ *
+ * Why: fixed steps and display frames do not line up. Code that reads "was Space pressed this
+ * frame?" inside `fixedUpdate` loses a press that lands in a frame that runs no step, and sees it
+ * twice in a frame that runs two — the bug every Unity user meets as "`GetKeyDown` in
+ * `FixedUpdate` sometimes misses". The latch queues presses and releases as they arrive and hands
+ * each one to exactly one tick: the first tick that runs after it.
+ *
+ * Guarantees:
+ * - `pressed(key)` is true in exactly one tick per press (the first tick that runs after it);
+ *   the same for `released(key)`.
+ * - A key changes state at most once per tick. A press and a release that arrive before the same
+ *   tick (a tap shorter than a step, or a frame that runs no step) are delivered in two ticks:
+ *   `pressed` (and `held`) in the first, `released` in the next. So a tap is always seen, and
+ *   `held` is true for at least one tick of every press.
+ * - Every event is stamped with the tick it is delivered in (see {@link InputLatch.onInput});
+ *   replaying those stamps ({@link InputRecording}) reproduces the simulation exactly.
+ * - Nothing is allocated per event or per frame in the steady state: events live in typed
+ *   arrays, keys are interned once.
+ *
+ * @example
+ * ```ts
+ * const input = new InputLatch(loop);
+ * const unbind = input.bindKeyboard(window);
+ * loop.onFixedUpdate(() => { if (input.pressed('Space')) body.v = 600; });
+ * loop.onUpdate(() => { if (input.pressedThisFrame('Escape')) menu.toggle(); });
+ * ```
+ */
+import type { FixedLoop } from '../fixed-loop.ts';
+import type { Unsubscribe } from '../hook.ts';
+import {
+  type BindKeyboardOptions,
+  type BindPointerOptions,
+  bindKeyboard,
+  bindPointer,
+  type KeyboardTarget,
+  type PointerTarget,
+} from './dom-bindings.ts';
+
+/** What an input event did: a key went down or up, or the pointer moved. */
+export type InputEventKind = 'press' | 'release' | 'move';
+
+/**
+ * Receives each event as it is delivered to the simulation: `(tick, kind, key, x, y)`. `key` is
+ * `''` and `x`, `y` are the pointer position for `'move'`; for keys `x` and `y` are 0.
+ */
+export type InputListener = (
+  tick: number,
+  kind: InputEventKind,
+  key: string,
+  x: number,
+  y: number,
+) => void;
+
+/**
+ * What drives a latch instead of live input during a replay (internal to the input module).
+ * `deliver` is called once per tick with the tick number relative to the replay's start; it
+ * applies that tick's events through `apply`, and returns false once the replay is over.
+ */
+export interface LatchSource {
+  deliver(relativeTick: number, apply: LatchApply): boolean;
+}
+
+/** Applies one recorded event to a latch (internal to the input module). */
+export type LatchApply = (kind: InputEventKind, key: string, x: number, y: number) => void;
+
+/** The state a replay starts from (internal to the input module). */
+export interface LatchStart {
+  held: readonly string[];
+  pointerX: number;
+  pointerY: number;
+}
+
+/** Module-internal access to a latch, for {@link InputRecording}. Not part of the public API. */
+export const latchInternals = Symbol('fixedtick.latchInternals');
+
+/** The internal control surface behind {@link latchInternals}. */
+export interface LatchInternals {
+  /** The next tick whose events are not delivered yet. */
+  nextTick(): number;
+  /** Keys held in the simulation now, and the pointer position it sees. */
+  snapshot(): LatchStart;
+  /** Hands the latch to `source` from the next tick on (`undefined` gives it back to live input). */
+  drive(source: LatchSource | undefined, start?: LatchStart, onEnd?: () => void): void;
+}
+
+const PRESS = 0;
+const RELEASE = 1;
+const KIND_NAMES: readonly InputEventKind[] = ['press', 'release', 'move'];
+const NEVER = Number.NEGATIVE_INFINITY;
+const INITIAL_KEYS = 32;
+const INITIAL_QUEUE = 64;
+
+/**
+ * Latches key and pointer input for a {@link FixedLoop}: `press`/`release` from any source
+ * (DOM, gamepad polling, network, tests), answered per tick inside `fixedUpdate` (`pressed`,
+ * `released`, `held`) and per frame in `update` code (`pressedThisFrame`, …).
+ *
+ * Keys are strings: `KeyboardEvent.code` values (`'Space'`, `'KeyW'`) from {@link bindKeyboard},
+ * `'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`, `'MouseForward'` from
+ * {@link bindPointer}, or any name you choose.
+ *
+ * See the module doc for the guarantees and `docs/input-and-determinism.md` for the why.
+ */
+export class InputLatch {
+  readonly #loop: FixedLoop;
+  readonly #keys = new Map<string, number>();
+  readonly #names: string[] = [];
+  #capacity = INITIAL_KEYS;
+
+  // Live view: what the sources said, as it arrives.
+  #liveDown = new Uint8Array(INITIAL_KEYS);
+  #livePressed = new Uint8Array(INITIAL_KEYS);
+  #liveReleased = new Uint8Array(INITIAL_KEYS);
+  #liveX = 0;
+  #liveY = 0;
+  // Frame view: the live view as it stood at the start of the frame.
+  #frameDown = new Uint8Array(INITIAL_KEYS);
+  #framePressed = new Uint8Array(INITIAL_KEYS);
+  #frameReleased = new Uint8Array(INITIAL_KEYS);
+  // Tick view: what the simulation has been given.
+  #held = new Uint8Array(INITIAL_KEYS);
+  #pressTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
+  #releaseTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
+  #changeTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
+  #simX = 0;
+  #simY = 0;
+  #deliveredTick = NEVER;
+
+  // Events waiting for a tick, in arrival order.
+  #queueKind = new Uint8Array(INITIAL_QUEUE);
+  #queueKey = new Int32Array(INITIAL_QUEUE);
+  #queueLength = 0;
+
+  #listeners: readonly InputListener[] = [];
+  #source: LatchSource | undefined;
+  #sourceBase = 0;
+  #sourceEnd: (() => void) | undefined;
+  #applyTick = 0;
+  #listenerError: { error: unknown } | undefined;
+  readonly #bindings = new Set<Unsubscribe>();
+  readonly #unsubscribe: Unsubscribe[];
+  #disposed = false;
+
+  /** @param loop the loop whose ticks receive the input. */
+  constructor(loop: FixedLoop) {
+    this.#loop = loop;
+    this.#unsubscribe = [
+      // First in every tick and frame, so every other listener sees the latched state.
+      loop.onFixedUpdate(this.#onTick, { priority: Number.NEGATIVE_INFINITY }),
+      loop.onFrameStart(this.#onFrame, { priority: Number.NEGATIVE_INFINITY }),
+    ];
+  }
+
+  /** The loop this latch delivers to. */
+  get loop(): FixedLoop {
+    return this.#loop;
+  }
+
+  // ---- sources ---------------------------------------------------------------------------
+
+  /**
+   * `key` went down. Ignored if it is already down (keyboard auto-repeat, two sources for one
+   * key) or while a replay drives the latch.
+   */
+  press(key: string): void {
+    if (this.#source !== undefined || this.#disposed) return;
+    const k = this.#intern(key);
+    if (this.#liveDown[k] === 1) return;
+    this.#liveDown[k] = 1;
+    this.#livePressed[k] = 1;
+    this.#enqueue(PRESS, k);
+  }
+
+  /** `key` went up. Ignored if it is not down, or while a replay drives the latch. */
+  release(key: string): void {
+    if (this.#source !== undefined || this.#disposed) return;
+    const k = this.#intern(key);
+    if (this.#liveDown[k] === 0) return;
+    this.#liveDown[k] = 0;
+    this.#liveReleased[k] = 1;
+    this.#enqueue(RELEASE, k);
+  }
+
+  /** Releases every key that is down (focus loss: the key-up events will never come). */
+  releaseAll(): void {
+    const names = this.#names;
+    for (let k = 0; k < names.length; k++) {
+      if (this.#liveDown[k] === 1) this.release(names[k]);
+    }
+  }
+
+  /**
+   * The pointer is at (`x`, `y`). Only the latest position matters: each tick sees the position
+   * as it stood when the tick began ({@link pointerX}).
+   */
+  move(x: number, y: number): void {
+    if (this.#source !== undefined || this.#disposed) return;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    this.#liveX = x;
+    this.#liveY = y;
+  }
+
+  /**
+   * Feeds `KeyboardEvent.code` keys from `target` (usually `window`): keydown/keyup, auto-repeat
+   * ignored, and every held key released when `target` loses focus (`blur`). Returns the
+   * function that removes every listener it added. Touches the DOM only when called.
+   */
+  bindKeyboard(target: KeyboardTarget, options?: BindKeyboardOptions): Unsubscribe {
+    return this.#track(bindKeyboard(this, target, options));
+  }
+
+  /**
+   * Feeds pointer buttons (`'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`,
+   * `'MouseForward'`) and the pointer position from `target` (usually the canvas). Returns the
+   * function that removes every listener it added.
+   */
+  bindPointer(target: PointerTarget, options?: BindPointerOptions): Unsubscribe {
+    return this.#track(bindPointer(this, target, options));
+  }
+
+  // ---- tick queries (fixedUpdate) ----------------------------------------------------------
+
+  /**
+   * True in exactly one tick per press of `key`: the first tick that runs after it. Call it from
+   * `fixedUpdate` (or `postSimulation`); outside a step it answers for the last tick that ran —
+   * in `update` code use {@link pressedThisFrame}.
+   */
+  pressed(key: string): boolean {
+    const tick = this.#currentTick();
+    const k = this.#keys.get(key);
+    return k !== undefined && this.#pressTick[k] === tick;
+  }
+
+  /** True in exactly one tick per release of `key`: the first tick after it that the key was down. */
+  released(key: string): boolean {
+    const tick = this.#currentTick();
+    const k = this.#keys.get(key);
+    return k !== undefined && this.#releaseTick[k] === tick;
+  }
+
+  /** True while `key` is down as far as the simulation knows (from its `pressed` tick on). */
+  held(key: string): boolean {
+    this.#currentTick();
+    const k = this.#keys.get(key);
+    return k !== undefined && this.#held[k] === 1;
+  }
+
+  /** Pointer x as the simulation sees it (latched at the start of each tick). */
+  get pointerX(): number {
+    this.#currentTick();
+    return this.#simX;
+  }
+
+  /** Pointer y as the simulation sees it (latched at the start of each tick). */
+  get pointerY(): number {
+    this.#currentTick();
+    return this.#simY;
+  }
+
+  // ---- frame queries (update, lateUpdate, preRender) --------------------------------------
+
+  /**
+   * True during the one frame that follows a press of `key` (Unity's `GetKeyDown` in `Update`):
+   * for menus, cameras and effects in `update` code. Not for the simulation — use
+   * {@link pressed} there.
+   */
+  pressedThisFrame(key: string): boolean {
+    const k = this.#keys.get(key);
+    return k !== undefined && this.#framePressed[k] === 1;
+  }
+
+  /** True during the one frame that follows a release of `key`. */
+  releasedThisFrame(key: string): boolean {
+    const k = this.#keys.get(key);
+    return k !== undefined && this.#frameReleased[k] === 1;
+  }
+
+  /** True if `key` was down when this frame began. */
+  heldThisFrame(key: string): boolean {
+    const k = this.#keys.get(key);
+    return k !== undefined && this.#frameDown[k] === 1;
+  }
+
+  // ---- observation and lifecycle -----------------------------------------------------------
+
+  /**
+   * Calls `listener(tick, kind, key, x, y)` for each event as it is delivered to the
+   * simulation, stamped with its tick (recording, sending inputs to a server). A listener that
+   * throws does not stop delivery; the first error is rethrown after the tick's events are in.
+   */
+  onInput(listener: InputListener): Unsubscribe {
+    this.#listeners = [...this.#listeners, listener];
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** Events waiting for a tick. */
+  get pending(): number {
+    return this.#queueLength;
+  }
+
+  /** True while an {@link InputRecording} replay drives the latch (live input is ignored). */
+  get replaying(): boolean {
+    return this.#source !== undefined;
+  }
+
+  /** Removes the latch's loop hooks and every DOM binding, and stops a replay. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const off of this.#unsubscribe) off();
+    for (const off of [...this.#bindings]) off();
+    this.#source = undefined;
+    this.#sourceEnd = undefined;
+  }
+
+  /** Internal access for {@link InputRecording}. */
+  get [latchInternals](): LatchInternals {
+    return {
+      nextTick: () => this.#nextTick(),
+      snapshot: () => {
+        this.#currentTick();
+        const held: string[] = [];
+        for (let k = 0; k < this.#names.length; k++) {
+          if (this.#held[k] === 1) held.push(this.#names[k]);
+        }
+        return { held, pointerX: this.#simX, pointerY: this.#simY };
+      },
+      drive: (source, start, onEnd) => this.#drive(source, start, onEnd),
+    };
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  readonly #onTick = (_fixedDelta: number, tick: number): void => {
+    this.#deliver(tick);
+  };
+
+  readonly #onFrame = (): void => {
+    const n = this.#names.length;
+    for (let k = 0; k < n; k++) {
+      this.#frameDown[k] = this.#liveDown[k];
+      this.#framePressed[k] = this.#livePressed[k];
+      this.#frameReleased[k] = this.#liveReleased[k];
+      this.#livePressed[k] = 0;
+      this.#liveReleased[k] = 0;
+    }
+  };
+
+  /** The tick queries answer for: the step running now, else the last one that ran. */
+  #currentTick(): number {
+    const loop = this.#loop;
+    if (loop.inFixedStep) {
+      // A listener ahead of ours (same -Infinity priority, subscribed earlier) asks first.
+      this.#deliver(loop.tick);
+      return loop.tick;
+    }
+    return loop.tick - 1;
+  }
+
+  #nextTick(): number {
+    const loop = this.#loop;
+    return loop.inFixedStep && this.#deliveredTick === loop.tick ? loop.tick + 1 : loop.tick;
+  }
+
+  #deliver(tick: number): void {
+    if (tick === this.#deliveredTick || this.#disposed) return;
+    this.#deliveredTick = tick;
+    this.#applyTick = tick;
+    const source = this.#source;
+    if (source !== undefined) {
+      if (!source.deliver(tick - this.#sourceBase, this.#applyRecorded)) this.#endReplay();
+    } else {
+      this.#deliverLive(tick);
+    }
+    const failure = this.#listenerError;
+    if (failure !== undefined) {
+      this.#listenerError = undefined;
+      throw failure.error;
+    }
+  }
+
+  #deliverLive(tick: number): void {
+    const kinds = this.#queueKind;
+    const keys = this.#queueKey;
+    const n = this.#queueLength;
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const k = keys[i];
+      const kind = kinds[i];
+      if (this.#changeTick[k] === tick) {
+        // This key already changed in this tick: keep the event, in order, for the next one.
+        keys[kept] = k;
+        kinds[kept] = kind;
+        kept++;
+      } else {
+        this.#apply(kind, k, tick);
+      }
+    }
+    this.#queueLength = kept;
+    if (this.#liveX !== this.#simX || this.#liveY !== this.#simY) {
+      this.#simX = this.#liveX;
+      this.#simY = this.#liveY;
+      this.#emit(tick, 'move', '', this.#simX, this.#simY);
+    }
+  }
+
+  #apply(kind: number, k: number, tick: number): void {
+    this.#changeTick[k] = tick;
+    if (kind === PRESS) {
+      this.#held[k] = 1;
+      this.#pressTick[k] = tick;
+    } else {
+      this.#held[k] = 0;
+      this.#releaseTick[k] = tick;
+    }
+    this.#emit(tick, KIND_NAMES[kind], this.#names[k], 0, 0);
+  }
+
+  readonly #applyRecorded: LatchApply = (kind, key, x, y) => {
+    const tick = this.#applyTick;
+    if (kind === 'move') {
+      this.#simX = x;
+      this.#simY = y;
+      this.#liveX = x;
+      this.#liveY = y;
+      this.#emit(tick, 'move', '', x, y);
+      return;
+    }
+    const k = this.#intern(key);
+    const code = kind === 'press' ? PRESS : RELEASE;
+    // The per-frame view follows the replay, so update code reacts as it did when recording.
+    this.#liveDown[k] = code === PRESS ? 1 : 0;
+    if (code === PRESS) this.#livePressed[k] = 1;
+    else this.#liveReleased[k] = 1;
+    this.#apply(code, k, tick);
+  };
+
+  #emit(tick: number, kind: InputEventKind, key: string, x: number, y: number): void {
+    const list = this.#listeners;
+    for (let i = 0; i < list.length; i++) {
+      try {
+        list[i](tick, kind, key, x, y);
+      } catch (error) {
+        if (this.#listenerError === undefined) this.#listenerError = { error };
+      }
+    }
+  }
+
+  #drive(source: LatchSource | undefined, start?: LatchStart, onEnd?: () => void): void {
+    if (source === undefined) {
+      this.#endReplay();
+      return;
+    }
+    this.#sourceEnd?.();
+    this.#source = source;
+    this.#sourceEnd = onEnd;
+    this.#sourceBase = this.#nextTick();
+    this.#queueLength = 0;
+    const n = this.#names.length;
+    for (let k = 0; k < n; k++) {
+      this.#held[k] = 0;
+      this.#liveDown[k] = 0;
+      this.#pressTick[k] = NEVER;
+      this.#releaseTick[k] = NEVER;
+      this.#changeTick[k] = NEVER;
+    }
+    if (start !== undefined) {
+      for (const key of start.held) {
+        const k = this.#intern(key);
+        this.#held[k] = 1;
+        this.#liveDown[k] = 1;
+      }
+      this.#simX = this.#liveX = start.pointerX;
+      this.#simY = this.#liveY = start.pointerY;
+    }
+  }
+
+  #endReplay(): void {
+    if (this.#source === undefined) return;
+    const onEnd = this.#sourceEnd;
+    this.#source = undefined;
+    this.#sourceEnd = undefined;
+    // Live input resumes from the state the replay left.
+    this.#liveDown.set(this.#held.subarray(0, this.#names.length));
+    onEnd?.();
+  }
+
+  #track(dispose: Unsubscribe): Unsubscribe {
+    const off = (): void => {
+      if (!this.#bindings.delete(off)) return;
+      dispose();
+    };
+    this.#bindings.add(off);
+    return off;
+  }
+
+  #enqueue(kind: number, k: number): void {
+    let n = this.#queueLength;
+    if (n === this.#queueKind.length) {
+      const kinds = new Uint8Array(n * 2);
+      kinds.set(this.#queueKind);
+      this.#queueKind = kinds;
+      const keys = new Int32Array(n * 2);
+      keys.set(this.#queueKey);
+      this.#queueKey = keys;
+    }
+    this.#queueKind[n] = kind;
+    this.#queueKey[n] = k;
+    n++;
+    this.#queueLength = n;
+  }
+
+  #intern(key: string): number {
+    const known = this.#keys.get(key);
+    if (known !== undefined) return known;
+    if (typeof key !== 'string' || key.length === 0) {
+      throw new TypeError(`fixedtick: an input key must be a non-empty string, got ${String(key)}`);
+    }
+    const k = this.#names.length;
+    if (k === this.#capacity) this.#grow();
+    this.#keys.set(key, k);
+    this.#names.push(key);
+    return k;
+  }
+
+  #grow(): void {
+    const size = this.#capacity * 2;
+    const u8 = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
+      const b = new Uint8Array(size);
+      b.set(a);
+      return b;
+    };
+    const f64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
+      const b = new Float64Array(size).fill(NEVER);
+      b.set(a);
+      return b;
+    };
+    this.#liveDown = u8(this.#liveDown);
+    this.#livePressed = u8(this.#livePressed);
+    this.#liveReleased = u8(this.#liveReleased);
+    this.#frameDown = u8(this.#frameDown);
+    this.#framePressed = u8(this.#framePressed);
+    this.#frameReleased = u8(this.#frameReleased);
+    this.#held = u8(this.#held);
+    this.#pressTick = f64(this.#pressTick);
+    this.#releaseTick = f64(this.#releaseTick);
+    this.#changeTick = f64(this.#changeTick);
+    this.#capacity = size;
+  }
+}
