@@ -11,6 +11,13 @@ export {
   STEP_TOLERANCE,
 } from './constants.ts';
 export type { Driver, FrameSink } from './driver.ts';
+export {
+  type NodeDriver,
+  type NodeDriverOptions,
+  type NodeDriverStats,
+  type NodeScheduler,
+  nodeDriver,
+} from './drivers/node-driver.ts';
 export { type RafDriverOptions, type RafHost, rafDriver } from './drivers/raf-driver.ts';
 export {
   type AnomalyKind,
@@ -25,6 +32,26 @@ export {
   type StepListener,
 } from './fixed-loop.ts';
 export type { ListenerOptions, Unsubscribe } from './hook.ts';
+export {
+  type BindKeyboardOptions,
+  type BindPointerOptions,
+  type KeyboardTarget,
+  POINTER_BUTTONS,
+  type PointerTarget,
+} from './input/dom-bindings.ts';
+export {
+  type InputEventKind,
+  InputLatch,
+  type InputListener,
+} from './input/input-latch.ts';
+export { InputRecording, type ReplayOptions } from './input/input-recording.ts';
+export {
+  InputRecordingError,
+  type InputRecordingJSON,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type RecordedEventJSON,
+} from './input/recording-format.ts';
 export {
   damp,
   decay,
