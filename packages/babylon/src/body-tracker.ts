@@ -1,0 +1,973 @@
+/**
+ * The Babylon.js side of the loop: a core `LoopAdapter` that steps Physics V2 (Havok) once per
+ * fixed step and keeps every tracked node's simulation pose apart from the pose it renders.
+ *
+ * Per frame (see the core `LoopAdapter` for where each call sits):
+ * - `beginFrame`: auto-track new dynamic bodies, drop disposed ones, and adopt any pose written
+ *   to a tracked node since the adapter last wrote it (a teleport).
+ * - `beforeSteps`: restore every tracked node to its simulation pose, so `fixedUpdate` and
+ *   Havok's pre-step read the simulation, never an interpolated pose.
+ * - `physicsStep`: `onBeforePhysicsObservable`, `plugin.executeStep(fixedDelta)`,
+ *   `onAfterPhysicsObservable` — exactly Babylon's own sequence, with an explicit step.
+ * - `afterStep`: capture the new simulation pose (and Havok's velocities for extrapolation).
+ * - `interpolate`: write the pose to render for `alpha`.
+ * - `render`: adopt poses written in `update`/`lateUpdate`/`preRender`, then `scene.render()`.
+ *
+ * Spaces: a node driven by a physics body is interpolated in world space (Havok's space), then
+ * expressed in its parent's current frame, so it renders where Havok put it whatever its parent
+ * does; any other tracked node is interpolated in its local space and composes with its parents.
+ * @internal
+ */
+import {
+  type FixedLoop,
+  type InterpolationMode,
+  type LoopAdapter,
+  POSE_STRIDE,
+  PoseBuffer,
+} from '@fixedtick/core';
+import {
+  type BodyLike,
+  MOTION_DYNAMIC,
+  type NodeLike,
+  type PhysicsEngineLike,
+  type PhysicsEngineV2Like,
+  PRESTEP_TELEPORT,
+  type SceneLike,
+  type Vec3Like,
+} from './babylon-shapes.ts';
+import { composeMatrix, decomposeMatrix, scaleBasisRows, worldToLocal } from './pose-math.ts';
+
+/** A tracked node interpolated in its parent's space (no physics body). */
+const KIND_LOCAL = 1;
+/** A node driven by a physics body: interpolated in world space. */
+const KIND_WORLD = 2;
+/** One thin instance of a mesh whose physics body has instances. */
+const KIND_THIN = 3;
+
+/** Matrix floats per thin instance. */
+const MATRIX_STRIDE = 16;
+/** Numbers per slot in the saved local simulation pose (position 3, rotation 4). */
+const LOCAL_STRIDE = 7;
+
+/** A reusable `Vector3`-shaped sink for Havok's velocity getters. */
+class VelocitySink implements Vec3Like {
+  x = 0;
+  y = 0;
+  z = 0;
+  set(x: number, y: number, z: number): this {
+    this.x = x;
+    this.y = y;
+    this.z = z;
+    return this;
+  }
+}
+
+/** What the adapter was built with; validated by `BabylonFixedLoop`. */
+export interface TrackerSettings {
+  autoTrack: boolean;
+  defaultInterpolation: InterpolationMode;
+  render: boolean;
+}
+
+/** Per thin-instanced mesh: its slots by instance index. */
+interface ThinEntry {
+  mesh: NodeLike;
+  body: BodyLike | null;
+  slots: number[];
+  auto: boolean;
+}
+
+/** @internal See the module doc. */
+export class BodyTracker implements LoopAdapter {
+  readonly #scene: SceneLike;
+  readonly #loop: FixedLoop;
+  readonly #settings: TrackerSettings;
+  readonly #poses = new PoseBuffer();
+
+  // per slot (indexed like the PoseBuffer; grown with it)
+  #kind = new Uint8Array(0);
+  #instance = new Int32Array(0);
+  #parented = new Uint8Array(0);
+  #pendingReset = new Uint8Array(0);
+  #written = new Float64Array(0);
+  #writtenMatrix = new Float32Array(0);
+  #simLocal = new Float64Array(0);
+  #nodes: (NodeLike | undefined)[] = [];
+  #bodies: (BodyLike | null)[] = [];
+  #autoSlot = new Uint8Array(0);
+
+  /** Slots in parent-before-child order. */
+  #order = new Int32Array(0);
+  #orderCount = 0;
+  #orderDirty = false;
+
+  readonly #nodeSlot = new Map<NodeLike, number>();
+  readonly #thin = new Map<NodeLike, ThinEntry>();
+  #thinList: ThinEntry[] = [];
+  /** Thin meshes whose matrix buffer changed this frame. */
+  #thinDirty: NodeLike[] = [];
+  #thinDirtyCount = 0;
+
+  /** Bodies the physics engine had when last scanned, and their instance counts. */
+  #mirror: BodyLike[] = [];
+  #mirrorInstances: number[] = [];
+  readonly #optedOut = new WeakSet<BodyLike>();
+
+  readonly #linear = new VelocitySink();
+  readonly #angular = new VelocitySink();
+  readonly #tmp = new Float64Array(POSE_STRIDE);
+
+  readonly #savedPhysicsEnabled: boolean;
+  #savedTimeStep = Number.NaN;
+  #timeStepPlugin: PhysicsEngineLike | null = null;
+  #detached = false;
+
+  constructor(scene: SceneLike, loop: FixedLoop, settings: TrackerSettings) {
+    this.#scene = scene;
+    this.#loop = loop;
+    this.#settings = settings;
+    // Babylon must not also step: `Scene.animate` skips `_advancePhysicsEngineStep` when off.
+    this.#savedPhysicsEnabled = scene.physicsEnabled;
+    scene.physicsEnabled = false;
+    this.#growSlots(this.#poses.capacity);
+  }
+
+  /** The pose buffer (read-only use: tests and the bench inspect it). */
+  get poses(): PoseBuffer {
+    return this.#poses;
+  }
+
+  /** Tracked slots. */
+  get count(): number {
+    return this.#poses.count;
+  }
+
+  // ---- public operations (through BabylonFixedLoop) ----------------------------------------
+
+  /** Tracks `node` (every instance, for a thin-instanced physics mesh). */
+  track(node: NodeLike, mode: InterpolationMode, auto = false): void {
+    const body = node.physicsBody ?? null;
+    if (body && body.numInstances > 0) {
+      this.#trackThin(node, body, mode, auto);
+      return;
+    }
+    if (body) this.#optedOut.delete(body);
+    const existing = this.#nodeSlot.get(node);
+    if (existing !== undefined) {
+      this.#poses.setMode(existing, mode);
+      if (!auto) this.#autoSlot[existing] = 0;
+      return;
+    }
+    if (!node.rotationQuaternion) node.rotationQuaternion = node.rotation.toQuaternion();
+    const slot = this.#addSlot(mode);
+    this.#kind[slot] = body ? KIND_WORLD : KIND_LOCAL;
+    this.#nodes[slot] = node;
+    this.#bodies[slot] = body;
+    this.#autoSlot[slot] = auto ? 1 : 0;
+    this.#instance[slot] = -1;
+    this.#nodeSlot.set(node, slot);
+    this.#readNodePose(slot, node);
+    const t = this.#tmp;
+    this.#poses.setPose(slot, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
+    this.#saveWritten(slot, node);
+    this.#orderDirty = true;
+  }
+
+  /** Stops tracking `node`; it is left at its simulation pose. */
+  untrack(node: NodeLike): boolean {
+    const thin = this.#thin.get(node);
+    if (thin) {
+      const body = thin.body;
+      if (body && thin.auto) this.#optedOut.add(body);
+      this.#removeThin(thin, true);
+      return true;
+    }
+    const slot = this.#nodeSlot.get(node);
+    if (slot === undefined) return false;
+    const body = this.#bodies[slot];
+    if (body && this.#autoSlot[slot] === 1) this.#optedOut.add(body);
+    this.#removeSlot(slot, true);
+    return true;
+  }
+
+  /** True if `node` (or a thin-instanced mesh) is tracked. */
+  isTracked(node: NodeLike): boolean {
+    return this.#nodeSlot.has(node) || this.#thin.has(node);
+  }
+
+  /** The interpolation mode of a tracked node, or `undefined`. */
+  modeOf(node: NodeLike): InterpolationMode | undefined {
+    const slot = this.#nodeSlot.get(node) ?? this.#thin.get(node)?.slots[0];
+    return slot === undefined ? undefined : this.#poses.getMode(slot);
+  }
+
+  /** Copies the simulation pose of `node` (or thin instance `index`) into `out` (10 numbers). */
+  simulationPose(node: NodeLike, index: number, out: Float64Array | number[]): boolean {
+    const slot = this.#slotOf(node, index);
+    if (slot === undefined) return false;
+    const c = this.#poses.current;
+    const row = slot * POSE_STRIDE;
+    for (let k = 0; k < POSE_STRIDE; k++) out[k] = c[row + k];
+    return true;
+  }
+
+  /** `resetInterpolation(node)`: the node (all its instances) and its tracked descendants. */
+  resetNode(node: NodeLike, index = -1): boolean {
+    const thin = this.#thin.get(node);
+    if (thin && index < 0) {
+      for (const slot of thin.slots) this.#resetSlot(slot);
+      this.#flushThin();
+      return true;
+    }
+    const slot = this.#slotOf(node, index);
+    if (slot === undefined) return false;
+    this.#resetSlot(slot);
+    this.#flushThin();
+    return true;
+  }
+
+  /** Moves `node` and its Havok body now, with no interpolation streak. */
+  teleport(
+    node: NodeLike,
+    px: number,
+    py: number,
+    pz: number,
+    hasRotation: boolean,
+    qx: number,
+    qy: number,
+    qz: number,
+    qw: number,
+  ): void {
+    if (this.#thin.has(node)) {
+      throw new Error(
+        `fixedtick: "${node.name}" is a thin-instanced physics mesh; use teleportInstance(mesh, index, position, rotation?)`,
+      );
+    }
+    node.position.set(px, py, pz);
+    if (hasRotation) {
+      if (!node.rotationQuaternion) node.rotationQuaternion = node.rotation.toQuaternion();
+      node.rotationQuaternion.set(qx, qy, qz, qw);
+    }
+    const slot = this.#nodeSlot.get(node);
+    if (slot === undefined) {
+      const body = node.physicsBody;
+      if (body) this.#pushBody(body, node);
+      return;
+    }
+    if (this.#loop.inFixedStep) {
+      const body = this.#bodies[slot];
+      if (body) this.#pushBody(body, node);
+      this.#pendingReset[slot] = 1;
+      return;
+    }
+    this.#adopt(slot);
+  }
+
+  /** Moves thin instance `index` of `mesh` and its Havok body now, scale kept. */
+  teleportInstance(
+    mesh: NodeLike,
+    index: number,
+    px: number,
+    py: number,
+    pz: number,
+    hasRotation: boolean,
+    qx: number,
+    qy: number,
+    qz: number,
+    qw: number,
+  ): void {
+    const entry = this.#thin.get(mesh);
+    const slot = entry?.slots[index];
+    if (!entry || slot === undefined) {
+      throw new RangeError(
+        `fixedtick: option "index" must be a tracked thin instance of "${mesh.name}", got ${String(index)}`,
+      );
+    }
+    const c = this.#poses.current;
+    const row = slot * POSE_STRIDE;
+    if (hasRotation) {
+      this.#poses.setCurrent(slot, px, py, pz, qx, qy, qz, qw, c[row + 7], c[row + 8], c[row + 9]);
+    } else {
+      c[row] = px;
+      c[row + 1] = py;
+      c[row + 2] = pz;
+    }
+    if (this.#loop.inFixedStep) {
+      this.#pendingReset[slot] = 1;
+      this.#pushThin(entry, true);
+      return;
+    }
+    this.#poses.reset(slot);
+    this.#pushThin(entry, false);
+  }
+
+  // ---- LoopAdapter ------------------------------------------------------------------------
+
+  beginFrame(): void {
+    if (this.#settings.autoTrack) this.#scanBodies();
+    this.#pruneDisposed();
+    if (this.#orderDirty) this.#rebuildOrder();
+    this.#detectWrites();
+  }
+
+  beforeSteps(): void {
+    this.#restoreAll();
+  }
+
+  physicsStep(fixedDelta: number): void {
+    const engine = this.#physicsEngine();
+    if (engine === null) return;
+    const plugin = engine.getPhysicsPlugin();
+    if (this.#timeStepPlugin !== engine) {
+      this.#timeStepPlugin = engine;
+      this.#savedTimeStep = plugin.getTimeStep();
+    }
+    // `applyForce` converts force to impulse with the plugin's time step: keep it = fixedDelta.
+    if (plugin.getTimeStep() !== fixedDelta) plugin.setTimeStep(fixedDelta);
+    const scene = this.#scene;
+    scene.onBeforePhysicsObservable?.notifyObservers(scene);
+    plugin.executeStep(fixedDelta, engine.getBodies());
+    this.#rescaleThin();
+    scene.onAfterPhysicsObservable?.notifyObservers(scene);
+  }
+
+  afterStep(): void {
+    this.#captureAll();
+  }
+
+  interpolate(alpha: number): void {
+    if (this.#poses.count === 0) return;
+    this.#poses.interpolate(alpha, this.#loop.fixedDelta);
+    this.#writeAll();
+  }
+
+  render(): void {
+    this.#detectWrites();
+    if (!this.#settings.render) return;
+    const scene = this.#scene;
+    if (scene.isDisposed) return;
+    if (!scene.activeCamera && !(scene.activeCameras && scene.activeCameras.length > 0)) return;
+    scene.render();
+  }
+
+  resetInterpolation(): void {
+    if (this.#loop.inFixedStep) {
+      this.#pendingReset.fill(1);
+      return;
+    }
+    this.#poses.resetAll();
+    this.#writeAll();
+  }
+
+  detach(): void {
+    if (this.#detached) return;
+    this.#detached = true;
+    // leave every node at its simulation pose, then hand stepping back to Babylon
+    if (this.#poses.count > 0 && !this.#loop.inFixedStep) {
+      this.#restoreAll();
+      this.#flushThin();
+    }
+    this.#scene.physicsEnabled = this.#savedPhysicsEnabled;
+    const engine = this.#timeStepPlugin;
+    if (engine !== null && !Number.isNaN(this.#savedTimeStep)) {
+      engine.getPhysicsPlugin().setTimeStep(this.#savedTimeStep);
+    }
+  }
+
+  // ---- physics engine -----------------------------------------------------------------------
+
+  #physicsEngine(): PhysicsEngineV2Like | null {
+    const engine = this.#scene.getPhysicsEngine?.() ?? null;
+    if (engine === null) return null;
+    if (engine.getPluginVersion() !== 2 || typeof engine.getBodies !== 'function') {
+      throw new Error(
+        'fixedtick: BabylonFixedLoop steps Physics V2 (Havok) only; this scene uses a Physics V1 plugin (PhysicsImpostor). Enable physics with a HavokPlugin.',
+      );
+    }
+    return engine as PhysicsEngineV2Like;
+  }
+
+  /** Auto-tracking: rescan only when the engine's body list (or an instance count) changed. */
+  #scanBodies(): void {
+    const engine = this.#physicsEngine();
+    if (engine === null) return;
+    const bodies = engine.getBodies();
+    const mirror = this.#mirror;
+    let same = bodies.length === mirror.length;
+    for (let i = 0; same && i < bodies.length; i++) {
+      const body = bodies[i];
+      if (body !== mirror[i] || body.numInstances !== this.#mirrorInstances[i]) same = false;
+    }
+    if (same) return;
+    this.#mirror = bodies.slice();
+    this.#mirrorInstances = bodies.map((b) => b.numInstances);
+    const present = new Set(bodies);
+    // forget auto-tracked bodies that left the engine
+    for (let slot = 0; slot < this.#poses.size; slot++) {
+      const body = this.#bodies[slot];
+      if (this.#kind[slot] === KIND_WORLD && body && !present.has(body) && this.#poses.has(slot)) {
+        this.#removeSlot(slot, false);
+      }
+    }
+    for (const entry of [...this.#thinList]) {
+      if (entry.body && !present.has(entry.body)) this.#removeThin(entry, false);
+    }
+    const mode = this.#settings.defaultInterpolation;
+    for (const body of bodies) {
+      if (this.#optedOut.has(body)) continue;
+      const node = body.transformNode;
+      if (!node || node.isDisposed()) continue;
+      const thin = this.#thin.get(node);
+      if (thin && thin.slots.length !== body.numInstances) {
+        // instances were added or removed: track the new set
+        const wasAuto = thin.auto;
+        const m = this.#poses.getMode(thin.slots[0] ?? 0);
+        this.#removeThin(thin, false);
+        this.#trackThin(node, body, m, wasAuto);
+        continue;
+      }
+      if (this.#nodeSlot.has(node) || thin) continue;
+      if (body.getMotionType() !== MOTION_DYNAMIC) continue;
+      this.track(node, mode, true);
+    }
+  }
+
+  #pruneDisposed(): void {
+    const nodes = this.#nodes;
+    for (let slot = 0; slot < this.#poses.size; slot++) {
+      const node = nodes[slot];
+      if (node === undefined) continue;
+      const body = this.#bodies[slot];
+      const bodyGone = body !== null && body.isDisposed === true;
+      if (!node.isDisposed() && !bodyGone) continue;
+      if (this.#kind[slot] === KIND_THIN) {
+        const entry = this.#thin.get(node);
+        if (entry) this.#removeThin(entry, false);
+      } else if (bodyGone && !node.isDisposed()) {
+        // the body went away, the node stays: keep interpolating it as a plain node
+        this.#kind[slot] = KIND_LOCAL;
+        this.#bodies[slot] = null;
+        this.#readNodePose(slot, node);
+        const t = this.#tmp;
+        this.#poses.setPose(slot, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
+        this.#saveWritten(slot, node);
+      } else {
+        this.#removeSlot(slot, false);
+      }
+    }
+  }
+
+  // ---- slots ------------------------------------------------------------------------------
+
+  #addSlot(mode: InterpolationMode): number {
+    const slot = this.#poses.add(mode);
+    if (slot >= this.#kind.length) this.#growSlots(this.#poses.capacity);
+    this.#pendingReset[slot] = 0;
+    this.#parented[slot] = 0;
+    return slot;
+  }
+
+  #growSlots(capacity: number): void {
+    const grow = <T extends Uint8Array | Int32Array | Float64Array | Float32Array>(
+      a: T,
+      n: number,
+    ): T => {
+      const next = new (a.constructor as new (length: number) => T)(n);
+      next.set(a);
+      return next;
+    };
+    this.#kind = grow(this.#kind, capacity);
+    this.#instance = grow(this.#instance, capacity);
+    this.#parented = grow(this.#parented, capacity);
+    this.#pendingReset = grow(this.#pendingReset, capacity);
+    this.#autoSlot = grow(this.#autoSlot, capacity);
+    this.#written = grow(this.#written, capacity * POSE_STRIDE);
+    this.#writtenMatrix = grow(this.#writtenMatrix, capacity * MATRIX_STRIDE);
+    this.#simLocal = grow(this.#simLocal, capacity * LOCAL_STRIDE);
+    this.#order = grow(this.#order, capacity);
+  }
+
+  #removeSlot(slot: number, restore: boolean): void {
+    const node = this.#nodes[slot];
+    if (restore && node && !this.#loop.inFixedStep && this.#kind[slot] !== KIND_THIN) {
+      this.#restoreSlot(slot);
+    }
+    if (node && this.#kind[slot] !== KIND_THIN) this.#nodeSlot.delete(node);
+    this.#poses.remove(slot);
+    this.#kind[slot] = 0;
+    this.#nodes[slot] = undefined;
+    this.#bodies[slot] = null;
+    this.#orderDirty = true;
+  }
+
+  #trackThin(mesh: NodeLike, body: BodyLike, mode: InterpolationMode, auto: boolean): void {
+    const existing = this.#thin.get(mesh);
+    if (existing) {
+      for (const slot of existing.slots) this.#poses.setMode(slot, mode);
+      if (!auto) existing.auto = false;
+      return;
+    }
+    this.#optedOut.delete(body);
+    const data = mesh._thinInstanceDataStorage?.matrixData;
+    if (!data) return;
+    const entry: ThinEntry = { mesh, body, slots: [], auto };
+    const n = Math.min(body.numInstances, mesh._thinInstanceDataStorage?.instancesCount ?? 0);
+    const t = this.#tmp;
+    for (let i = 0; i < n; i++) {
+      const slot = this.#addSlot(mode);
+      this.#kind[slot] = KIND_THIN;
+      this.#nodes[slot] = mesh;
+      this.#bodies[slot] = body;
+      this.#instance[slot] = i;
+      this.#autoSlot[slot] = auto ? 1 : 0;
+      decomposeMatrix(data, i * MATRIX_STRIDE, t, 0);
+      this.#poses.setPose(slot, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
+      this.#saveWrittenMatrix(slot, data, i);
+      entry.slots.push(slot);
+    }
+    this.#thin.set(mesh, entry);
+    this.#thinList = [...this.#thinList, entry];
+    this.#orderDirty = true;
+  }
+
+  #removeThin(entry: ThinEntry, restore: boolean): void {
+    if (restore && !this.#loop.inFixedStep) {
+      for (const slot of entry.slots) this.#restoreSlot(slot);
+      this.#markThinDirty(entry.mesh);
+      this.#flushThin();
+    }
+    for (const slot of entry.slots) {
+      this.#poses.remove(slot);
+      this.#kind[slot] = 0;
+      this.#nodes[slot] = undefined;
+      this.#bodies[slot] = null;
+    }
+    this.#thin.delete(entry.mesh);
+    this.#thinList = this.#thinList.filter((e) => e !== entry);
+    this.#orderDirty = true;
+  }
+
+  #slotOf(node: NodeLike, index: number): number | undefined {
+    if (index >= 0) return this.#thin.get(node)?.slots[index];
+    return this.#nodeSlot.get(node) ?? this.#thin.get(node)?.slots[0];
+  }
+
+  /** Parent-before-child order and the buffer's parent links (reset reaches descendants). */
+  #rebuildOrder(): void {
+    this.#orderDirty = false;
+    const size = this.#poses.size;
+    const depth: number[] = [];
+    const slots: number[] = [];
+    const parents: number[] = [];
+    for (let slot = 0; slot < size; slot++) {
+      const node = this.#nodes[slot];
+      if (node === undefined || !this.#poses.has(slot)) continue;
+      let d = 0;
+      let tracked = -1;
+      for (let p = node.parent as NodeLike | null; p; p = p.parent as NodeLike | null) {
+        d++;
+        if (tracked === -1) {
+          const s = this.#nodeSlot.get(p);
+          if (s !== undefined) tracked = s;
+        }
+      }
+      if (this.#kind[slot] !== KIND_THIN) this.#parented[slot] = node.parent ? 1 : 0;
+      this.#poses.setParent(slot, -1);
+      depth[slot] = d;
+      slots.push(slot);
+      parents[slot] = tracked;
+    }
+    for (const slot of slots) {
+      const p = parents[slot];
+      if (p !== undefined && p !== -1 && p !== slot) this.#poses.setParent(slot, p);
+    }
+    slots.sort((a, b) => depth[a] - depth[b] || a - b);
+    for (let i = 0; i < slots.length; i++) this.#order[i] = slots[i];
+    this.#orderCount = slots.length;
+  }
+
+  // ---- reading and writing poses ------------------------------------------------------------
+
+  /**
+   * Reads the simulation pose of a node slot into `#tmp` (world space for a body, local
+   * otherwise) and, for a parented body, its local pose into `#simLocal`.
+   */
+  #readNodePose(slot: number, node: NodeLike): void {
+    const t = this.#tmp;
+    const p = node.position;
+    const q = node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>;
+    const s = node.scaling;
+    t[7] = s.x;
+    t[8] = s.y;
+    t[9] = s.z;
+    if (this.#kind[slot] === KIND_WORLD && node.parent) {
+      const l = this.#simLocal;
+      const li = slot * LOCAL_STRIDE;
+      l[li] = p.x;
+      l[li + 1] = p.y;
+      l[li + 2] = p.z;
+      l[li + 3] = q.x;
+      l[li + 4] = q.y;
+      l[li + 5] = q.z;
+      l[li + 6] = q.w;
+      node.computeWorldMatrix(true);
+      const ap = node.absolutePosition;
+      const aq = node.absoluteRotationQuaternion;
+      t[0] = ap.x;
+      t[1] = ap.y;
+      t[2] = ap.z;
+      t[3] = aq.x;
+      t[4] = aq.y;
+      t[5] = aq.z;
+      t[6] = aq.w;
+      return;
+    }
+    t[0] = p.x;
+    t[1] = p.y;
+    t[2] = p.z;
+    t[3] = q.x;
+    t[4] = q.y;
+    t[5] = q.z;
+    t[6] = q.w;
+  }
+
+  #saveWritten(slot: number, node: NodeLike): void {
+    const w = this.#written;
+    const r = slot * POSE_STRIDE;
+    const p = node.position;
+    const q = node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>;
+    const s = node.scaling;
+    w[r] = p.x;
+    w[r + 1] = p.y;
+    w[r + 2] = p.z;
+    w[r + 3] = q.x;
+    w[r + 4] = q.y;
+    w[r + 5] = q.z;
+    w[r + 6] = q.w;
+    w[r + 7] = s.x;
+    w[r + 8] = s.y;
+    w[r + 9] = s.z;
+  }
+
+  #saveWrittenMatrix(slot: number, data: Float32Array, index: number): void {
+    const w = this.#writtenMatrix;
+    const r = slot * MATRIX_STRIDE;
+    const o = index * MATRIX_STRIDE;
+    for (let k = 0; k < MATRIX_STRIDE; k++) w[r + k] = data[o + k];
+  }
+
+  /** True if someone else wrote to the node (or instance) since the adapter last did. */
+  #changed(slot: number, node: NodeLike): boolean {
+    if (this.#kind[slot] === KIND_THIN) {
+      const data = node._thinInstanceDataStorage?.matrixData;
+      if (!data) return false;
+      const w = this.#writtenMatrix;
+      const r = slot * MATRIX_STRIDE;
+      const o = this.#instance[slot] * MATRIX_STRIDE;
+      for (let k = 0; k < MATRIX_STRIDE; k++) if (w[r + k] !== data[o + k]) return true;
+      return false;
+    }
+    const q = node.rotationQuaternion;
+    if (!q) {
+      // the user switched the node to Euler angles: that is a write
+      node.rotationQuaternion = node.rotation.toQuaternion();
+      return true;
+    }
+    const w = this.#written;
+    const r = slot * POSE_STRIDE;
+    const p = node.position;
+    const s = node.scaling;
+    return (
+      w[r] !== p.x ||
+      w[r + 1] !== p.y ||
+      w[r + 2] !== p.z ||
+      w[r + 3] !== q.x ||
+      w[r + 4] !== q.y ||
+      w[r + 5] !== q.z ||
+      w[r + 6] !== q.w ||
+      w[r + 7] !== s.x ||
+      w[r + 8] !== s.y ||
+      w[r + 9] !== s.z
+    );
+  }
+
+  /** Adopts poses written outside the fixed step as teleports (SPEC §3, the adapters' rule). */
+  #detectWrites(): void {
+    const order = this.#order;
+    const nodes = this.#nodes;
+    let thinChanged = false;
+    for (let i = 0; i < this.#orderCount; i++) {
+      const slot = order[i];
+      const node = nodes[slot];
+      if (node === undefined || !this.#changed(slot, node)) continue;
+      if (this.#kind[slot] === KIND_THIN) {
+        this.#adoptThin(slot, node);
+        thinChanged = true;
+      } else {
+        this.#adopt(slot);
+      }
+    }
+    if (thinChanged) {
+      for (const entry of this.#thinList) {
+        if (this.#isThinDirty(entry.mesh)) this.#pushThin(entry, false);
+      }
+    }
+    this.#flushThin();
+  }
+
+  /** A node slot's pose was written from outside: make it the simulation pose, push to Havok. */
+  #adopt(slot: number): void {
+    const node = this.#nodes[slot] as NodeLike;
+    this.#readNodePose(slot, node);
+    const t = this.#tmp;
+    this.#poses.setCurrent(slot, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
+    const n = this.#poses.reset(slot);
+    const list = this.#poses.resetSlots;
+    // the slot already shows its new pose; its tracked descendants jump to theirs
+    for (let k = 1; k < n; k++) this.#writeSlot(list[k], this.#poses.output);
+    this.#saveWritten(slot, node);
+    const body = this.#bodies[slot];
+    if (body) this.#pushBody(body, node);
+  }
+
+  #adoptThin(slot: number, mesh: NodeLike): void {
+    const data = mesh._thinInstanceDataStorage?.matrixData as Float32Array;
+    const t = this.#tmp;
+    decomposeMatrix(data, this.#instance[slot] * MATRIX_STRIDE, t, 0);
+    this.#poses.setCurrent(slot, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
+    this.#poses.reset(slot);
+    this.#markThinDirty(mesh);
+  }
+
+  #resetSlot(slot: number): void {
+    if (this.#loop.inFixedStep) {
+      this.#pendingReset[slot] = 1;
+      return;
+    }
+    const n = this.#poses.reset(slot);
+    const list = this.#poses.resetSlots;
+    for (let k = 0; k < n; k++) this.#writeSlot(list[k], this.#poses.output);
+  }
+
+  /** Teleports a node's Havok body to the node's pose, whatever its pre-step type. */
+  #pushBody(body: BodyLike, node: NodeLike): void {
+    const engine = this.#physicsEngine();
+    if (engine === null || body.isDisposed === true) return;
+    const type = body.getPrestepType();
+    if (type !== PRESTEP_TELEPORT) body.setPrestepType(PRESTEP_TELEPORT);
+    try {
+      engine.getPhysicsPlugin().setPhysicsBodyTransformation(body, node);
+    } finally {
+      if (type !== PRESTEP_TELEPORT) body.setPrestepType(type);
+    }
+  }
+
+  /**
+   * Teleports every instance of a thin-instanced body to its `current` pose. Havok reads the
+   * rotation from the matrix as if it had no scale, so the matrices are written unscaled for the
+   * push and then rewritten (simulation pose inside the step, render pose outside).
+   */
+  #pushThin(entry: ThinEntry, inStep: boolean): void {
+    const mesh = entry.mesh;
+    const data = mesh._thinInstanceDataStorage?.matrixData;
+    const body = entry.body;
+    if (!data || !body) return;
+    const c = this.#poses.current;
+    for (const slot of entry.slots) {
+      const r = slot * POSE_STRIDE;
+      const o = this.#instance[slot] * MATRIX_STRIDE;
+      composeMatrix(
+        data,
+        o,
+        c[r],
+        c[r + 1],
+        c[r + 2],
+        c[r + 3],
+        c[r + 4],
+        c[r + 5],
+        c[r + 6],
+        1,
+        1,
+        1,
+      );
+    }
+    this.#pushBody(body, mesh);
+    const source = inStep ? c : this.#poses.output;
+    for (const slot of entry.slots) this.#writeSlot(slot, source);
+    this.#markThinDirty(mesh);
+  }
+
+  /** Puts every tracked node back at its simulation pose (before the steps of a frame). */
+  #restoreAll(): void {
+    const order = this.#order;
+    for (let i = 0; i < this.#orderCount; i++) this.#restoreSlot(order[i]);
+  }
+
+  #restoreSlot(slot: number): void {
+    const node = this.#nodes[slot];
+    if (node === undefined) return;
+    const kind = this.#kind[slot];
+    if (kind === KIND_WORLD && this.#parented[slot] === 1) {
+      // the exact local pose Havok's sync wrote: restoring it is bit-exact
+      const l = this.#simLocal;
+      const li = slot * LOCAL_STRIDE;
+      node.position.set(l[li], l[li + 1], l[li + 2]);
+      (node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>).set(
+        l[li + 3],
+        l[li + 4],
+        l[li + 5],
+        l[li + 6],
+      );
+      return;
+    }
+    this.#writeSlot(slot, this.#poses.current);
+  }
+
+  /** Writes pose row `slot` of `rows` to its node (or instance matrix) and remembers it. */
+  #writeSlot(slot: number, rows: Float64Array): void {
+    const node = this.#nodes[slot];
+    if (node === undefined) return;
+    const r = slot * POSE_STRIDE;
+    const kind = this.#kind[slot];
+    if (kind === KIND_THIN) {
+      const data = node._thinInstanceDataStorage?.matrixData;
+      if (!data) return;
+      const o = this.#instance[slot] * MATRIX_STRIDE;
+      composeMatrix(
+        data,
+        o,
+        rows[r],
+        rows[r + 1],
+        rows[r + 2],
+        rows[r + 3],
+        rows[r + 4],
+        rows[r + 5],
+        rows[r + 6],
+        rows[r + 7],
+        rows[r + 8],
+        rows[r + 9],
+      );
+      this.#saveWrittenMatrix(slot, data, this.#instance[slot]);
+      this.#markThinDirty(node);
+      return;
+    }
+    const q = node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>;
+    const w = this.#written;
+    if (kind === KIND_WORLD) {
+      if (this.#parented[slot] === 1) {
+        const parent = node.parent as NodeLike;
+        const pm = parent.computeWorldMatrix(true).m;
+        const pq = parent.absoluteRotationQuaternion;
+        worldToLocal(
+          pm,
+          pq.x,
+          pq.y,
+          pq.z,
+          pq.w,
+          rows[r],
+          rows[r + 1],
+          rows[r + 2],
+          rows[r + 3],
+          rows[r + 4],
+          rows[r + 5],
+          rows[r + 6],
+          w,
+          r,
+        );
+        node.position.set(w[r], w[r + 1], w[r + 2]);
+        q.set(w[r + 3], w[r + 4], w[r + 5], w[r + 6]);
+      } else {
+        node.position.set(rows[r], rows[r + 1], rows[r + 2]);
+        q.set(rows[r + 3], rows[r + 4], rows[r + 5], rows[r + 6]);
+      }
+    } else {
+      node.position.set(rows[r], rows[r + 1], rows[r + 2]);
+      q.set(rows[r + 3], rows[r + 4], rows[r + 5], rows[r + 6]);
+      node.scaling.set(rows[r + 7], rows[r + 8], rows[r + 9]);
+    }
+    this.#saveWritten(slot, node);
+  }
+
+  /** Writes every slot's render pose (`output`), parents first, then uploads thin matrices. */
+  #writeAll(): void {
+    const order = this.#order;
+    const out = this.#poses.output;
+    for (let i = 0; i < this.#orderCount; i++) this.#writeSlot(order[i], out);
+    this.#flushThin();
+  }
+
+  /** After each step: the new simulation pose becomes `current`, the old one `previous`. */
+  #captureAll(): void {
+    const poses = this.#poses;
+    if (poses.count === 0) return;
+    poses.shiftAll();
+    const c = poses.current;
+    const order = this.#order;
+    const nodes = this.#nodes;
+    const t = this.#tmp;
+    for (let i = 0; i < this.#orderCount; i++) {
+      const slot = order[i];
+      const node = nodes[slot];
+      if (node === undefined) continue;
+      const r = slot * POSE_STRIDE;
+      const kind = this.#kind[slot];
+      if (kind === KIND_THIN) {
+        const data = node._thinInstanceDataStorage?.matrixData;
+        if (data) decomposeMatrix(data, this.#instance[slot] * MATRIX_STRIDE, c, r);
+      } else {
+        this.#readNodePose(slot, node);
+        for (let k = 0; k < POSE_STRIDE; k++) c[r + k] = t[k];
+      }
+      const body = this.#bodies[slot];
+      if (body !== null && poses.getMode(slot) === 'extrapolate') {
+        const index = kind === KIND_THIN ? this.#instance[slot] : undefined;
+        const v = this.#linear;
+        const a = this.#angular;
+        body.getLinearVelocityToRef(v, index);
+        body.getAngularVelocityToRef(a, index);
+        poses.setVelocity(slot, v.x, v.y, v.z, a.x, a.y, a.z);
+      }
+      if (this.#pendingReset[slot] === 1) {
+        this.#pendingReset[slot] = 0;
+        poses.reset(slot);
+      }
+    }
+  }
+
+  /** Havok writes thin-instance matrices without scale: put each instance's scale back. */
+  #rescaleThin(): void {
+    const list = this.#thinList;
+    if (list.length === 0) return;
+    const c = this.#poses.current;
+    for (let e = 0; e < list.length; e++) {
+      const entry = list[e];
+      if (!entry.body || entry.body.disableSync) continue;
+      const data = entry.mesh._thinInstanceDataStorage?.matrixData;
+      if (!data) continue;
+      const slots = entry.slots;
+      for (let i = 0; i < slots.length; i++) {
+        const r = slots[i] * POSE_STRIDE;
+        scaleBasisRows(data, i * MATRIX_STRIDE, c[r + 7], c[r + 8], c[r + 9]);
+      }
+    }
+  }
+
+  #markThinDirty(mesh: NodeLike): void {
+    if (this.#isThinDirty(mesh)) return;
+    if (this.#thinDirtyCount === this.#thinDirty.length) this.#thinDirty.push(mesh);
+    else this.#thinDirty[this.#thinDirtyCount] = mesh;
+    this.#thinDirtyCount++;
+  }
+
+  #isThinDirty(mesh: NodeLike): boolean {
+    for (let i = 0; i < this.#thinDirtyCount; i++) if (this.#thinDirty[i] === mesh) return true;
+    return false;
+  }
+
+  #flushThin(): void {
+    for (let i = 0; i < this.#thinDirtyCount; i++) {
+      this.#thinDirty[i].thinInstanceBufferUpdated?.('matrix');
+    }
+    this.#thinDirtyCount = 0;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * `@fixedtick/babylon/havok`: loads Havok and turns Physics V2 on for a scene, in one call that
+ * works in browsers and in Node. A separate entry so that scenes without Havok never load its
+ * WASM glue.
+ *
+ * @example
+ * ```ts
+ * import { enableHavok } from '@fixedtick/babylon/havok';
+ * await enableHavok(scene, { gravity: { x: 0, y: -9.81, z: 0 } });
+ * const loop = new BabylonFixedLoop(scene, { tickRate: 60 });
+ * ```
+ * @packageDocumentation
+ */
+
+import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
+import { HavokPlugin } from '@babylonjs/core/Physics/v2/Plugins/havokPlugin.js';
+import type { Scene } from '@babylonjs/core/scene.js';
+import HavokPhysics from '@babylonjs/havok';
+import '@babylonjs/core/Physics/joinedPhysicsEngineComponent.js';
+
+/** The Havok WASM module `HavokPhysics()` resolves to. */
+export type HavokModule = Awaited<ReturnType<typeof HavokPhysics>>;
+
+/** How to find the Havok WASM binary. */
+export interface HavokLoadOptions {
+  /**
+   * The `HavokPhysics.wasm` bytes, e.g. `readFileSync(require.resolve(
+   * '@babylonjs/havok/lib/esm/HavokPhysics.wasm'))` in Node, where fetching a file URL fails.
+   */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where the browser fetches the WASM from (Emscripten `locateFile`), e.g. a Vite `?url`. */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+/** Options of {@link enableHavok}. */
+export interface EnableHavokOptions extends HavokLoadOptions {
+  /** @defaultValue `{ x: 0, y: -9.81, z: 0 }` */
+  gravity?: { x: number; y: number; z: number };
+  /** An already loaded Havok module (share one between scenes). */
+  havok?: HavokModule;
+}
+
+let shared: Promise<HavokModule> | undefined;
+
+/**
+ * Loads the Havok WASM module once per page (later calls share it unless `options` are given).
+ */
+export function loadHavok(options?: HavokLoadOptions): Promise<HavokModule> {
+  if (options?.wasmBinary === undefined && options?.locateFile === undefined) {
+    shared ??= HavokPhysics();
+    return shared;
+  }
+  const init: Record<string, unknown> = {};
+  if (options.wasmBinary !== undefined) init.wasmBinary = options.wasmBinary;
+  if (options.locateFile !== undefined) init.locateFile = options.locateFile;
+  return HavokPhysics(init);
+}
+
+/**
+ * Turns Havok physics on for `scene` (`scene.enablePhysics(gravity, new HavokPlugin(true, hk))`)
+ * and returns the plugin. `BabylonFixedLoop` steps it with an explicit `fixedDelta` whatever the
+ * plugin's `useDeltaForWorldStep` flag says.
+ */
+export async function enableHavok(
+  scene: Scene,
+  options: EnableHavokOptions = {},
+): Promise<HavokPlugin> {
+  const hk = options.havok ?? (await loadHavok(options));
+  const plugin = new HavokPlugin(true, hk);
+  const g = options.gravity ?? { x: 0, y: -9.81, z: 0 };
+  if (!scene.enablePhysics(new Vector3(g.x, g.y, g.z), plugin)) {
+    throw new Error(
+      'fixedtick: scene.enablePhysics() refused the Havok plugin (see the Babylon log)',
+    );
+  }
+  return plugin;
+}
+
+export { HavokPlugin };

@@ -1,0 +1,16 @@
+/**
+ * `@fixedtick/babylon`: the Babylon.js adapter of Fixedtick. It re-exports the whole core, so
+ * this is the only package a Babylon project installs. Havok loading lives in the
+ * `@fixedtick/babylon/havok` subpath, so scenes without Havok never load it.
+ * @packageDocumentation
+ */
+export * from '@fixedtick/core';
+export {
+  BabylonFixedLoop,
+  type BabylonFixedLoopOptions,
+  type QuaternionLike,
+  type SimulationPose,
+  type TrackOptions,
+  type Vector3Like,
+} from './babylon-fixed-loop.ts';
+export { type RenderLoopDriverOptions, renderLoopDriver } from './render-loop-driver.ts';

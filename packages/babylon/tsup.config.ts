@@ -1,0 +1,6 @@
+import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.ts';
+
+export default defineConfig(
+  packageBuild({ index: 'src/index.ts', havok: 'src/entries/havok.ts' }, [/^@babylonjs\//]),
+);
