@@ -108,6 +108,8 @@ export class PoseBuffer {
   #parent: Int32Array;
   #free: Int32Array;
   #freeCount = 0;
+  /** Slots with a tracked parent: while 0, `reset` needs no walk over the other slots. */
+  #linked = 0;
   #resetSlots: Int32Array;
   readonly #omega = new Float64Array(3);
 
@@ -201,7 +203,14 @@ export class PoseBuffer {
     this.#check(slot);
     const parent = this.#parent[slot];
     const links = this.#parent;
-    for (let i = 0; i < this.#size; i++) if (links[i] === slot) links[i] = parent;
+    if (this.#linked > 0) {
+      for (let i = 0; i < this.#size; i++) {
+        if (links[i] !== slot) continue;
+        links[i] = parent;
+        if (parent === -1) this.#linked--;
+      }
+    }
+    if (parent !== -1) this.#linked--;
     this.#mode[slot] = FREE;
     this.#parent[slot] = -1;
     this.#hasVelocity[slot] = 0;
@@ -249,6 +258,9 @@ export class PoseBuffer {
         }
       }
     }
+    const old = this.#parent[slot];
+    if (old === -1 && parent !== -1) this.#linked++;
+    else if (old !== -1 && parent === -1) this.#linked--;
     this.#parent[slot] = parent;
   }
 
@@ -385,6 +397,11 @@ export class PoseBuffer {
    */
   reset(slot: number): number {
     this.#check(slot);
+    if (this.#linked === 0) {
+      this.#resetSlots[0] = slot;
+      this.#resetOne(slot);
+      return 1;
+    }
     let n = 0;
     const parents = this.#parent;
     const modes = this.#mode;

@@ -1,0 +1,598 @@
+/**
+ * The three.js {@link LoopAdapter}: keeps tracked `Object3D`s (and `InstancedMesh` instances) at
+ * their simulation pose inside the fixed step and at their interpolated pose everywhere else.
+ *
+ * Per frame, in the loop's order:
+ * 1. `beginFrame` — teleport check: each tracked object's local pose is compared (`===`, exact)
+ *    with the pose this adapter last wrote to it. A difference means user code wrote a pose
+ *    outside the fixed step: that pose becomes the simulation pose and the interpolation of the
+ *    object and its tracked descendants is reset, so this very frame shows it with no smear.
+ * 2. `beforeSteps` (frames that run steps) — restore: write the current simulation pose back, so
+ *    `fixedUpdate` and the physics read and move the real state, never an interpolated one.
+ * 3. `afterStep` (each step) — capture: current → previous, object → current.
+ * 4. `interpolate` — the core {@link PoseBuffer} computes the render pose of every slot at
+ *    `alpha`, and it is written to the objects.
+ *
+ * Poses are the objects' *local* `position`/`quaternion`/`scale`; three composes world matrices
+ * at render time, so a tracked child of a tracked parent renders at the composition of both
+ * interpolated poses. The hot loops run over packed typed arrays, touch each object once per
+ * phase, create no closures and allocate nothing.
+ */
+import {
+  type FixedLoop,
+  type InterpolationMode,
+  type LoopAdapter,
+  POSE_STRIDE,
+  PoseBuffer,
+} from '@fixedtick/core';
+import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
+
+/** A simulation pose: local position, rotation and scale. */
+export interface SimulationPose {
+  /** Local position. */
+  position: Vector3;
+  /** Local rotation. */
+  quaternion: Quaternion;
+  /** Local scale. */
+  scale: Vector3;
+}
+
+/** Options of `track` / `trackInstance`. */
+export interface TrackOptions {
+  /**
+   * How the object is drawn between fixed steps; see {@link InterpolationMode}.
+   * @defaultValue the loop's `defaultInterpolation` (`'interpolate'` unless set)
+   */
+  interpolation?: InterpolationMode;
+}
+
+const MATRIX_SIZE = 16;
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'object') return Object.prototype.toString.call(value);
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/** Tracks three.js objects for one {@link FixedLoop}; see the module doc. */
+export class ThreeTracker implements LoopAdapter {
+  readonly #loop: FixedLoop;
+  readonly #poses = new PoseBuffer();
+  /** By slot: the tracked object, or the `InstancedMesh` of a tracked instance. */
+  #objects: (Object3D | undefined)[] = [];
+  /** By slot: the instance index, or -1 for a plain object. */
+  #instance = new Int32Array(this.#poses.capacity).fill(-1);
+  /** By slot × 16: the instance matrix captured after the last step (restored exactly). */
+  #simMatrix = new Float32Array(this.#poses.capacity * MATRIX_SIZE);
+  /** By slot × 16: the instance matrix this adapter last wrote (teleport check). */
+  #lastMatrix = new Float32Array(this.#poses.capacity * MATRIX_SIZE);
+  readonly #slots = new Map<Object3D, number>();
+  readonly #instanceSlots = new Map<InstancedMesh, Map<number, number>>();
+  #list = new Int32Array(16);
+  /** Objects currently hold simulation poses (between restore and the interpolation pass). */
+  #holdsSimulation = false;
+  readonly #matrix = new Matrix4();
+  readonly #position = new Vector3();
+  readonly #quaternion = new Quaternion();
+  readonly #scale = new Vector3();
+
+  /** Mode used by `track` when none is given. */
+  defaultInterpolation: InterpolationMode;
+
+  /** @param loop the loop whose `fixedDelta` and `inFixedStep` the tracker reads. */
+  constructor(loop: FixedLoop, defaultInterpolation: InterpolationMode = 'interpolate') {
+    this.#loop = loop;
+    this.defaultInterpolation = defaultInterpolation;
+  }
+
+  /** Number of tracked objects and instances. */
+  get size(): number {
+    return this.#poses.count;
+  }
+
+  /** True if `object` is tracked (as an object, not by instance). */
+  isTracked(object: Object3D): boolean {
+    return this.#slots.has(object);
+  }
+
+  // ---- tracking ---------------------------------------------------------------------------
+
+  /** See `ThreeFixedLoop.track`. */
+  track(object: Object3D, options: TrackOptions = {}): void {
+    if (object === null || typeof object !== 'object' || object.isObject3D !== true) {
+      throw new RangeError(
+        `fixedtick: option "object3d" must be a three.js Object3D, got ${describe(object)}`,
+      );
+    }
+    const mode = this.#mode(options);
+    const existing = this.#slots.get(object);
+    if (existing !== undefined) {
+      this.#poses.setMode(existing, mode);
+      return;
+    }
+    const slot = this.#add(mode, object, -1);
+    this.#slots.set(object, slot);
+    this.#readObject(slot, object);
+    this.#poses.reset(slot);
+  }
+
+  /** See `ThreeFixedLoop.trackInstance`. */
+  trackInstance(mesh: InstancedMesh, index: number, options: TrackOptions = {}): void {
+    if (mesh === null || typeof mesh !== 'object' || mesh.isInstancedMesh !== true) {
+      throw new RangeError(
+        `fixedtick: option "instancedMesh" must be a three.js InstancedMesh, got ${describe(mesh)}`,
+      );
+    }
+    const capacity = mesh.instanceMatrix.count;
+    if (!Number.isInteger(index) || index < 0 || index >= capacity) {
+      throw new RangeError(
+        `fixedtick: option "index" must be a whole number from 0 to ${capacity - 1}, got ${describe(index)}`,
+      );
+    }
+    const mode = this.#mode(options);
+    let byIndex = this.#instanceSlots.get(mesh);
+    const existing = byIndex?.get(index);
+    if (existing !== undefined) {
+      this.#poses.setMode(existing, mode);
+      return;
+    }
+    if (byIndex === undefined) {
+      byIndex = new Map();
+      this.#instanceSlots.set(mesh, byIndex);
+    }
+    const slot = this.#add(mode, mesh, index);
+    byIndex.set(index, slot);
+    this.#readInstance(slot, mesh, index);
+    this.#lastMatrix.set(
+      this.#simMatrix.subarray(slot * MATRIX_SIZE, (slot + 1) * MATRIX_SIZE),
+      slot * MATRIX_SIZE,
+    );
+    this.#poses.reset(slot);
+  }
+
+  /**
+   * See `ThreeFixedLoop.untrack`. The object is left at its simulation pose (or at a pose user
+   * code wrote to it since the last frame).
+   */
+  untrack(object: Object3D): boolean {
+    const slot = this.#slots.get(object);
+    if (slot === undefined) return false;
+    if (!this.#holdsSimulation && !this.#differs(slot)) this.#writeCurrent(slot);
+    this.#slots.delete(object);
+    this.#remove(slot);
+    return true;
+  }
+
+  /** See `ThreeFixedLoop.untrackInstance`. */
+  untrackInstance(mesh: InstancedMesh, index: number): boolean {
+    const byIndex = this.#instanceSlots.get(mesh);
+    const slot = byIndex?.get(index);
+    if (byIndex === undefined || slot === undefined) return false;
+    if (!this.#holdsSimulation && !this.#differs(slot)) this.#writeCurrent(slot);
+    byIndex.delete(index);
+    if (byIndex.size === 0) this.#instanceSlots.delete(mesh);
+    this.#remove(slot);
+    return true;
+  }
+
+  /** Stops tracking everything (the loop is disposed). */
+  detach(): void {
+    for (const object of [...this.#slots.keys()]) this.untrack(object);
+    for (const [mesh, byIndex] of [...this.#instanceSlots]) {
+      for (const index of [...byIndex.keys()]) this.untrackInstance(mesh, index);
+    }
+  }
+
+  // ---- teleports ------------------------------------------------------------------------
+
+  /**
+   * Resets the interpolation of `object` (tracked or not) and of every tracked object and
+   * instance below it; with `index`, of that one instance of `object` (an `InstancedMesh`).
+   * A pose written to an object since the last frame is adopted as its simulation pose first.
+   * Returns how many slots were reset.
+   */
+  reset(object: Object3D, index?: number): number {
+    let n: number;
+    if (index !== undefined) {
+      const slot = this.#instanceSlots.get(object as InstancedMesh)?.get(index);
+      if (slot === undefined) return 0;
+      this.#list[0] = slot;
+      n = 1;
+    } else {
+      n = this.#collect(object, -1);
+    }
+    this.#resetList(n);
+    return n;
+  }
+
+  /** Resets every tracked slot (`loop.resetInterpolation()`). */
+  resetInterpolation(): void {
+    const size = this.#poses.size;
+    const objects = this.#objects;
+    for (let slot = 0; slot < size; slot++) {
+      if (objects[slot] !== undefined) this.#adopt(slot);
+    }
+    this.#poses.resetAll();
+    for (let slot = 0; slot < size; slot++) {
+      if (objects[slot] !== undefined) this.#writeOutput(slot);
+    }
+  }
+
+  /**
+   * The simulation pose of a tracked `object` (or of instance `index` of it), into `target` if
+   * given. Outside the fixed step this is what the physics holds, not what is drawn.
+   */
+  getSimulationPose(object: Object3D, index?: number, target?: SimulationPose): SimulationPose {
+    const slot =
+      index === undefined
+        ? this.#slots.get(object)
+        : this.#instanceSlots.get(object as InstancedMesh)?.get(index);
+    if (slot === undefined) {
+      throw new RangeError(
+        `fixedtick: option "object3d" must be a tracked object${index === undefined ? '' : ` with tracked instance ${index}`}, got ${describe(object)}`,
+      );
+    }
+    const out = target ?? {
+      position: new Vector3(),
+      quaternion: new Quaternion(),
+      scale: new Vector3(),
+    };
+    // inside the step the object holds it; outside, a pose written since the last frame is a
+    // pending teleport and so the simulation pose too
+    if (this.#holdsSimulation || this.#differs(slot)) {
+      const instance = this.#instance[slot];
+      if (instance < 0) {
+        out.position.copy(object.position);
+        out.quaternion.copy(object.quaternion);
+        out.scale.copy(object.scale);
+      } else {
+        const array = (object as InstancedMesh).instanceMatrix.array;
+        this.#matrix
+          .fromArray(array, instance * MATRIX_SIZE)
+          .decompose(out.position, out.quaternion, out.scale);
+      }
+      return out;
+    }
+    const c = this.#poses.current;
+    const r = slot * POSE_STRIDE;
+    out.position.set(c[r], c[r + 1], c[r + 2]);
+    out.quaternion.set(c[r + 3], c[r + 4], c[r + 5], c[r + 6]);
+    out.scale.set(c[r + 7], c[r + 8], c[r + 9]);
+    return out;
+  }
+
+  // ---- LoopAdapter ------------------------------------------------------------------------
+
+  /** Teleport check: a pose that differs from the one last written was written by user code. */
+  beginFrame(): void {
+    this.#holdsSimulation = false;
+    const size = this.#poses.size;
+    const objects = this.#objects;
+    const instance = this.#instance;
+    const o = this.#poses.output; // a teleport resets rows but never reallocates
+    for (let slot = 0; slot < size; slot++) {
+      const object = objects[slot];
+      if (object === undefined) continue;
+      if (instance[slot] < 0) {
+        const r = slot * POSE_STRIDE;
+        const p = object.position;
+        const q = object.quaternion;
+        const s = object.scale;
+        if (
+          p.x !== o[r] ||
+          p.y !== o[r + 1] ||
+          p.z !== o[r + 2] ||
+          q.x !== o[r + 3] ||
+          q.y !== o[r + 4] ||
+          q.z !== o[r + 5] ||
+          q.w !== o[r + 6] ||
+          s.x !== o[r + 7] ||
+          s.y !== o[r + 8] ||
+          s.z !== o[r + 9]
+        ) {
+          this.#teleport(slot);
+        }
+      } else if (this.#instanceDiffers(slot, this.#lastMatrix)) {
+        this.#teleport(slot);
+      }
+    }
+  }
+
+  /** Restore: objects get their current simulation pose back before the first step. */
+  beforeSteps(): void {
+    this.#holdsSimulation = true;
+    const size = this.#poses.size;
+    const objects = this.#objects;
+    const instance = this.#instance;
+    const c = this.#poses.current;
+    for (let slot = 0; slot < size; slot++) {
+      const object = objects[slot];
+      if (object === undefined) continue;
+      const r = slot * POSE_STRIDE;
+      if (instance[slot] < 0) {
+        const p = object.position;
+        p.x = c[r];
+        p.y = c[r + 1];
+        p.z = c[r + 2];
+        const q = object.quaternion;
+        const qx = c[r + 3];
+        const qy = c[r + 4];
+        const qz = c[r + 5];
+        const qw = c[r + 6];
+        // Quaternion.set also re-derives object.rotation (Euler): skip it when nothing changes
+        if (q.x !== qx || q.y !== qy || q.z !== qz || q.w !== qw) q.set(qx, qy, qz, qw);
+        const s = object.scale;
+        s.x = c[r + 7];
+        s.y = c[r + 8];
+        s.z = c[r + 9];
+      } else {
+        this.#writeMatrix(slot, this.#simMatrix);
+      }
+    }
+  }
+
+  /** Capture: the pose the step left becomes the current simulation pose. */
+  afterStep(): void {
+    const poses = this.#poses;
+    poses.shiftAll();
+    const size = poses.size;
+    const objects = this.#objects;
+    const instance = this.#instance;
+    const c = poses.current;
+    for (let slot = 0; slot < size; slot++) {
+      const object = objects[slot];
+      if (object === undefined) continue;
+      if (instance[slot] < 0) {
+        const r = slot * POSE_STRIDE;
+        const p = object.position;
+        const q = object.quaternion;
+        const s = object.scale;
+        c[r] = p.x;
+        c[r + 1] = p.y;
+        c[r + 2] = p.z;
+        c[r + 3] = q.x;
+        c[r + 4] = q.y;
+        c[r + 5] = q.z;
+        c[r + 6] = q.w;
+        c[r + 7] = s.x;
+        c[r + 8] = s.y;
+        c[r + 9] = s.z;
+      } else {
+        this.#readInstance(slot, object as InstancedMesh, instance[slot]);
+      }
+    }
+  }
+
+  /** Writes the render pose of every tracked slot for `alpha`. */
+  interpolate(alpha: number): void {
+    this.#holdsSimulation = false;
+    const poses = this.#poses;
+    poses.interpolate(alpha, this.#loop.fixedDelta);
+    const size = poses.size;
+    const objects = this.#objects;
+    const instance = this.#instance;
+    const o = poses.output;
+    for (let slot = 0; slot < size; slot++) {
+      const object = objects[slot];
+      if (object === undefined) continue;
+      if (instance[slot] < 0) {
+        const r = slot * POSE_STRIDE;
+        const p = object.position;
+        p.x = o[r];
+        p.y = o[r + 1];
+        p.z = o[r + 2];
+        const q = object.quaternion;
+        const qx = o[r + 3];
+        const qy = o[r + 4];
+        const qz = o[r + 5];
+        const qw = o[r + 6];
+        if (q.x !== qx || q.y !== qy || q.z !== qz || q.w !== qw) q.set(qx, qy, qz, qw);
+        const s = object.scale;
+        s.x = o[r + 7];
+        s.y = o[r + 8];
+        s.z = o[r + 9];
+      } else {
+        this.#composeOutput(slot);
+      }
+    }
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  #mode(options: TrackOptions): InterpolationMode {
+    if (options === null || typeof options !== 'object') {
+      throw new RangeError(`fixedtick: track options must be an object, got ${describe(options)}`);
+    }
+    return options.interpolation ?? this.defaultInterpolation;
+  }
+
+  #add(mode: InterpolationMode, object: Object3D, index: number): number {
+    const poses = this.#poses;
+    const slot = poses.add(mode);
+    const capacity = poses.capacity;
+    if (this.#instance.length < capacity) {
+      const instance = new Int32Array(capacity).fill(-1);
+      instance.set(this.#instance);
+      this.#instance = instance;
+      const sim = new Float32Array(capacity * MATRIX_SIZE);
+      sim.set(this.#simMatrix);
+      this.#simMatrix = sim;
+      const last = new Float32Array(capacity * MATRIX_SIZE);
+      last.set(this.#lastMatrix);
+      this.#lastMatrix = last;
+    }
+    this.#objects[slot] = object;
+    this.#instance[slot] = index;
+    return slot;
+  }
+
+  #remove(slot: number): void {
+    this.#objects[slot] = undefined;
+    this.#instance[slot] = -1;
+    this.#poses.remove(slot);
+  }
+
+  /** Reads a plain object's local pose into the current row of `slot`. */
+  #readObject(slot: number, object: Object3D): void {
+    const p = object.position;
+    const q = object.quaternion;
+    const s = object.scale;
+    this.#poses.setCurrent(slot, p.x, p.y, p.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z);
+  }
+
+  /** Reads instance `index` of `mesh`: its matrix into `simMatrix`, its pose into current. */
+  #readInstance(slot: number, mesh: InstancedMesh, index: number): void {
+    const array = mesh.instanceMatrix.array as Float32Array;
+    const from = index * MATRIX_SIZE;
+    const sim = this.#simMatrix;
+    const to = slot * MATRIX_SIZE;
+    for (let k = 0; k < MATRIX_SIZE; k++) sim[to + k] = array[from + k];
+    this.#matrix.fromArray(array, from).decompose(this.#position, this.#quaternion, this.#scale);
+    const p = this.#position;
+    const q = this.#quaternion;
+    const s = this.#scale;
+    this.#poses.setCurrent(slot, p.x, p.y, p.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z);
+  }
+
+  /** True if the instance's matrix differs from the 16 floats of `matrices` at `slot`. */
+  #instanceDiffers(slot: number, matrices: Float32Array): boolean {
+    const mesh = this.#objects[slot] as InstancedMesh;
+    const array = mesh.instanceMatrix.array;
+    const from = this.#instance[slot] * MATRIX_SIZE;
+    const at = slot * MATRIX_SIZE;
+    for (let k = 0; k < MATRIX_SIZE; k++) if (array[from + k] !== matrices[at + k]) return true;
+    return false;
+  }
+
+  /** Copies 16 floats of `matrices` at `slot` into the instance and flags the upload. */
+  #writeMatrix(slot: number, matrices: Float32Array): void {
+    const mesh = this.#objects[slot] as InstancedMesh;
+    const attribute = mesh.instanceMatrix;
+    const array = attribute.array;
+    const to = this.#instance[slot] * MATRIX_SIZE;
+    const at = slot * MATRIX_SIZE;
+    for (let k = 0; k < MATRIX_SIZE; k++) array[to + k] = matrices[at + k];
+    attribute.needsUpdate = true;
+  }
+
+  /** Composes the output pose of an instance slot into its matrix and remembers what it wrote. */
+  #composeOutput(slot: number): void {
+    const o = this.#poses.output;
+    const r = slot * POSE_STRIDE;
+    this.#position.set(o[r], o[r + 1], o[r + 2]);
+    this.#quaternion.set(o[r + 3], o[r + 4], o[r + 5], o[r + 6]);
+    this.#scale.set(o[r + 7], o[r + 8], o[r + 9]);
+    const e = this.#matrix.compose(this.#position, this.#quaternion, this.#scale).elements;
+    const last = this.#lastMatrix;
+    const at = slot * MATRIX_SIZE;
+    for (let k = 0; k < MATRIX_SIZE; k++) last[at + k] = e[k]; // rounded to float32 as stored
+    this.#writeMatrix(slot, last);
+  }
+
+  /** True if user code wrote a pose to `slot`'s object since this adapter last wrote it. */
+  #differs(slot: number): boolean {
+    if (this.#instance[slot] >= 0) return this.#instanceDiffers(slot, this.#lastMatrix);
+    const object = this.#objects[slot] as Object3D;
+    const o = this.#poses.output;
+    const r = slot * POSE_STRIDE;
+    const p = object.position;
+    const q = object.quaternion;
+    const s = object.scale;
+    return (
+      p.x !== o[r] ||
+      p.y !== o[r + 1] ||
+      p.z !== o[r + 2] ||
+      q.x !== o[r + 3] ||
+      q.y !== o[r + 4] ||
+      q.z !== o[r + 5] ||
+      q.w !== o[r + 6] ||
+      s.x !== o[r + 7] ||
+      s.y !== o[r + 8] ||
+      s.z !== o[r + 9]
+    );
+  }
+
+  /**
+   * Takes the object's pose as its simulation pose when it holds one: always while objects hold
+   * simulation poses (inside the step), otherwise only if user code wrote it (a teleport).
+   */
+  #adopt(slot: number): void {
+    if (!this.#holdsSimulation && !this.#differs(slot)) return;
+    const object = this.#objects[slot] as Object3D;
+    const index = this.#instance[slot];
+    if (index < 0) this.#readObject(slot, object);
+    else this.#readInstance(slot, object as InstancedMesh, index);
+  }
+
+  /** Teleport of `slot` detected by `beginFrame`: it and its tracked descendants. */
+  #teleport(slot: number): void {
+    const n = this.#instance[slot] < 0 ? this.#collect(this.#objects[slot] as Object3D, slot) : 1;
+    if (n === 1) this.#list[0] = slot;
+    this.#resetList(n);
+  }
+
+  /** Adopts written poses, resets and writes the render pose of the first `n` listed slots. */
+  #resetList(n: number): void {
+    const list = this.#list;
+    for (let k = 0; k < n; k++) this.#adopt(list[k]);
+    for (let k = 0; k < n; k++) this.#poses.reset(list[k]);
+    if (this.#holdsSimulation) return; // the interpolation pass will write them
+    for (let k = 0; k < n; k++) this.#writeOutput(list[k]);
+  }
+
+  /** Writes the current simulation pose of `slot` to its object (untrack). */
+  #writeCurrent(slot: number): void {
+    this.#poses.reset(slot);
+    this.#writeOutput(slot);
+  }
+
+  /** Writes the output row of `slot` to its object. */
+  #writeOutput(slot: number): void {
+    if (this.#instance[slot] >= 0) {
+      this.#composeOutput(slot);
+      return;
+    }
+    const object = this.#objects[slot] as Object3D;
+    const o = this.#poses.output;
+    const r = slot * POSE_STRIDE;
+    object.position.set(o[r], o[r + 1], o[r + 2]);
+    const q = object.quaternion;
+    if (q.x !== o[r + 3] || q.y !== o[r + 4] || q.z !== o[r + 5] || q.w !== o[r + 6]) {
+      q.set(o[r + 3], o[r + 4], o[r + 5], o[r + 6]);
+    }
+    object.scale.set(o[r + 7], o[r + 8], o[r + 9]);
+  }
+
+  /**
+   * Lists in `#list` every tracked slot whose object (or whose instance's mesh) is `root` or lies
+   * below it in the scene graph, `first` (if ≥ 0) first; returns the count. A leaf with no
+   * tracked instances needs no walk.
+   */
+  #collect(root: Object3D, first: number): number {
+    let n = 0;
+    if (first >= 0) this.#list[n++] = first;
+    if (
+      first >= 0 &&
+      root.children.length === 0 &&
+      !this.#instanceSlots.has(root as InstancedMesh)
+    ) {
+      return n;
+    }
+    const size = this.#poses.size;
+    const objects = this.#objects;
+    for (let slot = 0; slot < size; slot++) {
+      if (slot === first) continue;
+      let node = objects[slot] ?? null;
+      if (node === null) continue;
+      while (node !== null && node !== root) node = node.parent;
+      if (node === null) continue;
+      if (n === this.#list.length) {
+        const list = new Int32Array(this.#list.length * 2);
+        list.set(this.#list);
+        this.#list = list;
+      }
+      this.#list[n++] = slot;
+    }
+    return n;
+  }
+}
