@@ -107,7 +107,7 @@ afterAll(async () => {
 
 type Pixels = { hash: number; lit: number; width: number; height: number };
 type PageApi = {
-  loop: { frameCount: number; tick: number; start(): void; stop(): void };
+  loop: { frameCount: number; tick: number; frame(ms: number): void; start(): void; stop(): void };
   graph: { visible: boolean; dispose(): void; canvas: HTMLCanvasElement };
   frames(n: number, ms: number): void;
   pixels(): Pixels;

@@ -1,0 +1,145 @@
+/**
+ * `npm run docs`: builds the docs site into docs-site/ (not committed) with TypeDoc, offline:
+ *
+ * - the guides: every Markdown file under docs/ becomes a page (TypeDoc project documents; the
+ *   page title is the file's first `# heading`; relative links between guides and to
+ *   docs/figures/*.svg are resolved and copied);
+ * - the API reference, generated from the doc comments of every public entry point: each
+ *   package's `src/index.ts` and each subpath entry in `src/entries/*.ts`, named as users import
+ *   them (`@fixedtick/core/debug`, …);
+ * - the root README.md as the home page.
+ *
+ * The build fails (exit code 1) when a public symbol has no doc comment, when a `{@link}` is
+ * broken, or when a public symbol refers to a type that is not exported (TypeDoc validation, with
+ * validation warnings treated as errors).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Application,
+  Converter,
+  type DocumentReflection,
+  LogLevel,
+  type TypeDocOptions,
+} from 'typedoc';
+import { undocumentedSymbols } from './lib/doc-check.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** The packages whose API is documented, in the order they appear. */
+export const DOCUMENTED_PACKAGES = ['core', 'three', 'babylon'] as const;
+
+interface Entry {
+  /** The import specifier users write. */
+  specifier: string;
+  /** Source file, absolute. */
+  file: string;
+}
+
+/** Every public entry point of every package present in packages/. */
+export function publicEntries(): Entry[] {
+  const entries: Entry[] = [];
+  for (const pkg of DOCUMENTED_PACKAGES) {
+    const dir = join(root, 'packages', pkg);
+    const manifest = join(dir, 'package.json');
+    const index = join(dir, 'src', 'index.ts');
+    if (!existsSync(manifest) || !existsSync(index)) {
+      console.warn(`docs: packages/${pkg} has no package.json or src/index.ts yet; skipped`);
+      continue;
+    }
+    const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name: string }).name;
+    entries.push({ specifier: name, file: index });
+    const sub = join(dir, 'src', 'entries');
+    if (!existsSync(sub)) continue;
+    for (const f of readdirSync(sub).sort()) {
+      if (f.endsWith('.ts') && !f.endsWith('.test.ts')) {
+        entries.push({ specifier: `${name}/${f.slice(0, -3)}`, file: join(sub, f) });
+      }
+    }
+  }
+  return entries;
+}
+
+/** First `# heading` of a Markdown text, if any. */
+function firstHeading(markdown: string): string | undefined {
+  const m = /^#\s+(.+?)\s*#*\s*$/m.exec(markdown);
+  return m?.[1];
+}
+
+async function main(): Promise<void> {
+  const entries = publicEntries();
+  const readme = join(root, 'README.md');
+  const options: Partial<TypeDocOptions> = {
+    name: 'Fixedtick',
+    entryPoints: entries.map((e) => e.file),
+    entryPointStrategy: 'resolve',
+    tsconfig: join(root, 'tsconfig.docs.json'),
+    // Type errors are `npm run typecheck`'s job; the docs build checks documentation.
+    skipErrorChecking: true,
+    projectDocuments: [join(root, 'docs/**/*.md')],
+    readme: existsSync(readme) ? readme : 'none',
+    out: join(root, 'docs-site'),
+    cleanOutputDir: true,
+    excludePrivate: true,
+    excludeInternal: true,
+    excludeExternals: true,
+    disableSources: true,
+    hideGenerator: true,
+    sortEntryPoints: false,
+    validation: {
+      notExported: true,
+      invalidLink: true,
+      invalidPath: true,
+      rewrittenLink: false,
+      // Our own, stricter-where-it-matters check runs below (scripts/lib/doc-check.ts).
+      notDocumented: false,
+      unusedMergeModuleWith: true,
+    },
+    treatValidationWarningsAsErrors: true,
+    logLevel: LogLevel.Info,
+  };
+  const app = await Application.bootstrapWithPlugins(options);
+
+  // Name each module as users import it, not by its path.
+  const bySource = new Map(entries.map((e) => [e.file, e.specifier]));
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
+    for (const module of context.project.children ?? []) {
+      const file = context
+        .getSymbolFromReflection(module)
+        ?.declarations?.[0]?.getSourceFile().fileName;
+      const specifier = file === undefined ? undefined : bySource.get(file);
+      if (specifier !== undefined) module.name = specifier;
+    }
+  });
+  // A guide's title is its first heading (or its front-matter `title`).
+  app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, doc: DocumentReflection) => {
+    if (typeof doc.frontmatter.title === 'string') return;
+    const text = doc.content.map((part) => part.text).join('');
+    const title = firstHeading(text);
+    if (title !== undefined) doc.name = title;
+  });
+
+  const project = await app.convert();
+  if (project === undefined) {
+    console.error('docs: TypeDoc could not convert the project');
+    process.exit(1);
+  }
+  app.validate(project);
+  const missing = undocumentedSymbols(project);
+  for (const name of missing) console.error(`docs: no doc comment: ${name}`);
+  if (app.logger.hasErrors() || app.logger.hasWarnings() || missing.length > 0) {
+    console.error(
+      `docs: failed — ${missing.length} public symbols without a doc comment, ${app.logger.errorCount} errors, ${app.logger.warningCount} validation warnings (see above)`,
+    );
+    process.exit(1);
+  }
+  await app.generateDocs(project, options.out as string);
+  if (app.logger.hasErrors()) process.exit(1);
+  const modules = project.children?.map((c) => c.name) ?? [];
+  const guides = project.documents?.length ?? 0;
+  console.log(
+    `docs: wrote ${relative(root, options.out as string)}/ — API of ${modules.join(', ')}; ${guides} guides`,
+  );
+}
+
+await main();
