@@ -1,0 +1,209 @@
+import { FixedLoop, type NodeScheduler, nodeDriver } from '@fixedtick/core';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Virtual time for the driver: a clock and a timer queue that run only when the test says so.
+ * `latencyMs` makes every timer fire that much after its due time (a busy event loop);
+ * `earlyMs` makes timers of more than 1 ms fire that much before it (Node's millisecond timer
+ * clock can do that).
+ */
+interface Timer {
+  id: number;
+  due: number;
+  fn: () => void;
+}
+
+class FakeTime implements NodeScheduler {
+  now = 5_000;
+  latencyMs = 0;
+  earlyMs = 0;
+  armed = 0;
+  #timers: Timer[] = [];
+  #nextId = 1;
+
+  readonly clock = (): number => this.now;
+
+  setTimeout(callback: () => void, delayMs: number): unknown {
+    const early = delayMs > 1 ? this.earlyMs : 0;
+    const id = this.#nextId++;
+    this.#timers.push({ id, due: this.now + delayMs + this.latencyMs - early, fn: callback });
+    this.armed++;
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.#timers = this.#timers.filter((t) => t.id !== handle);
+  }
+
+  get pending(): number {
+    return this.#timers.length;
+  }
+
+  /** Runs every timer due up to `t` in order, moving the clock to each one's due time. */
+  runUntil(t: number): void {
+    for (;;) {
+      let next: Timer | undefined;
+      for (const timer of this.#timers) if (!next || timer.due < next.due) next = timer;
+      if (!next || next.due > t) break;
+      this.#timers = this.#timers.filter((x) => x !== next);
+      this.now = Math.max(this.now, next.due);
+      next.fn();
+    }
+    this.now = Math.max(this.now, t);
+  }
+
+  /** The process stalls: the clock moves on and no timer runs. */
+  stall(ms: number): void {
+    this.now += ms;
+  }
+}
+
+function rig(tickRate = 60, loopOptions = {}) {
+  const time = new FakeTime();
+  const loop = new FixedLoop({ tickRate, ...loopOptions });
+  const driver = nodeDriver({ now: time.clock, scheduler: time });
+  const stepsPerFrame: number[] = [];
+  loop.onPostRender(() => stepsPerFrame.push(loop.lastFrame.steps));
+  return { time, loop, driver, stepsPerFrame, t0: time.now };
+}
+
+describe('nodeDriver', () => {
+  it('runs exactly 3 600 ticks in one simulated minute at 60 Hz, one per wake', () => {
+    const { time, loop, driver, stepsPerFrame, t0 } = rig();
+    loop.start(driver);
+    time.runUntil(t0 + 60_000);
+    expect(loop.tick).toBe(3600);
+    expect(driver.stats.wakes).toBe(3600);
+    expect(stepsPerFrame.length).toBe(3601); // the origin frame + one frame per wake
+    expect(stepsPerFrame.slice(1).every((s) => s === 1)).toBe(true);
+    expect(driver.stats.worstLatenessMs).toBe(0);
+    expect(driver.stats.lateTicks).toBe(0);
+    loop.stop();
+    expect(time.pending).toBe(0);
+  });
+
+  it('does not drift over an hour when every timer fires late', () => {
+    const { time, loop, driver, t0 } = rig();
+    time.latencyMs = 0.9; // below one step: each wake still runs its own tick
+    loop.start(driver);
+    time.runUntil(t0 + 3_600_000 + 1);
+    // A driver that re-armed `setTimeout(period)` after each wake would be 0.9 ms × 216 000 =
+    // 194 s behind, and have run ~11 700 ticks fewer.
+    expect(loop.tick).toBe(216_000);
+    expect(driver.stats.wakes).toBe(216_000);
+    expect(driver.stats.worstLatenessMs).toBeCloseTo(0.9, 6);
+    expect(driver.stats.totalLatenessMs / driver.stats.wakes).toBeCloseTo(0.9, 6);
+    expect(driver.stats.lateTicks).toBe(0); // under the 1 ms threshold
+    expect(driver.stats.skippedDeadlines).toBe(0);
+    loop.stop();
+  });
+
+  it('under a clock that stalls for 2 s applies the loop clamps instead of bursting', () => {
+    const { time, loop, driver, stepsPerFrame, t0 } = rig();
+    loop.start(driver);
+    time.runUntil(t0 + 10_000);
+    expect(loop.tick).toBe(600);
+    const framesBefore = stepsPerFrame.length;
+
+    time.stall(2_000);
+    time.runUntil(t0 + 20_000);
+
+    const after = stepsPerFrame.slice(framesBefore);
+    // The one frame after the stall: maxDeltaTime (0.25 s = 15 steps) then maxStepsPerFrame (8).
+    expect(after[0]).toBe(loop.maxStepsPerFrame);
+    expect(after.slice(1).every((s) => s === 1)).toBe(true);
+    expect(Math.max(...stepsPerFrame)).toBe(8);
+    // 2 s of stall: 1.75 s cut by maxDeltaTime, then 7 of the 15 steps cut by the step cap.
+    expect(loop.stats.droppedTime).toBeCloseTo(1.75 + 7 / 60, 9);
+    // The missed deadlines are skipped, not fired in a burst of wakes.
+    expect(driver.stats.skippedDeadlines).toBe(119);
+    expect(driver.stats.wakes).toBe(1200 - 119);
+    expect(driver.stats.worstLatenessMs).toBeCloseTo(2000 - 1000 / 60, 6);
+    expect(driver.stats.lateTicks).toBe(1);
+    // Ticks: 10 s + 8 + the ticks after the stall; the game lost the dropped time only.
+    expect(loop.tick).toBe(600 + 8 + (1200 - 720));
+    loop.stop();
+  });
+
+  it('re-arms a timer that fires early instead of running a tick (or none) too soon', () => {
+    const { time, loop, driver, stepsPerFrame, t0 } = rig();
+    time.earlyMs = 0.6;
+    loop.start(driver);
+    time.runUntil(t0 + 1000);
+    expect(loop.tick).toBe(60);
+    expect(driver.stats.earlyWakes).toBe(60);
+    expect(stepsPerFrame.slice(1).every((s) => s === 1)).toBe(true);
+    loop.stop();
+  });
+
+  it('wakes at its own tickRate when given one, and the loop makes the steps', () => {
+    const time = new FakeTime();
+    const loop = new FixedLoop({ tickRate: 60 });
+    const driver = nodeDriver({ tickRate: 20, now: time.clock, scheduler: time });
+    loop.start(driver);
+    time.runUntil(time.now + 1000);
+    expect(driver.periodMs).toBe(50);
+    expect(driver.stats.wakes).toBe(20);
+    expect(loop.tick).toBe(60); // three steps per wake
+    loop.stop();
+  });
+
+  it('defaults to the loop step: 30 Hz wakes every 33.3 ms', () => {
+    const { time, loop, driver, t0 } = rig(30);
+    loop.start(driver);
+    time.runUntil(t0 + 60_000);
+    expect(driver.periodMs).toBeCloseTo(1000 / 30, 12);
+    expect(loop.tick).toBe(1800);
+    loop.stop();
+  });
+
+  it('stop cancels the timer; a restart sets a new origin and does not simulate the gap', () => {
+    const { time, loop, driver, t0 } = rig();
+    loop.start(driver);
+    time.runUntil(t0 + 1000);
+    loop.stop();
+    expect(time.pending).toBe(0);
+    time.runUntil(t0 + 60_000);
+    expect(loop.tick).toBe(60);
+    loop.start(driver);
+    time.runUntil(t0 + 61_000);
+    expect(loop.tick).toBe(120);
+    expect(loop.stats.droppedTime).toBe(0);
+    loop.stop();
+  });
+
+  it('counts wakes later than lateThresholdMs', () => {
+    const time = new FakeTime();
+    time.latencyMs = 3;
+    const loop = new FixedLoop({ tickRate: 60 });
+    const driver = nodeDriver({ now: time.clock, scheduler: time, lateThresholdMs: 2 });
+    loop.start(driver);
+    time.runUntil(time.now + 1000);
+    expect(driver.stats.lateTicks).toBe(driver.stats.wakes);
+    expect(driver.stats.lastLatenessMs).toBeCloseTo(3, 9);
+    loop.stop();
+  });
+
+  it('validates its options with a RangeError naming the option and the value', () => {
+    expect(() => nodeDriver({ tickRate: 0 })).toThrow(/option "tickRate" must be .*got 0/);
+    expect(() => nodeDriver({ lateThresholdMs: -1 })).toThrow(/"lateThresholdMs".*got -1/);
+    expect(() => nodeDriver({ now: 5 as unknown as () => number })).toThrow(RangeError);
+    expect(() => nodeDriver({ scheduler: {} as NodeScheduler })).toThrow(/"scheduler"/);
+  });
+
+  it('runs on the real Node timers too (a short real run)', async () => {
+    const loop = new FixedLoop({ tickRate: 200 });
+    const driver = nodeDriver();
+    loop.start(driver);
+    await new Promise<void>((resolve) => {
+      loop.onPostSimulation((_dt, tick) => {
+        if (tick === 19) {
+          loop.stop();
+          resolve();
+        }
+      });
+    });
+    expect(loop.tick).toBe(20);
+    expect(driver.stats.wakes).toBeGreaterThan(0);
+  });
+});
