@@ -56,4 +56,15 @@ describe('reliability regressions', () => {
     expect(next.dropped).toBeCloseTo(13 / 240, 12);
     expect(loop.alpha).toBeCloseTo(0.84, 9);
   });
+
+  it('onFrameStart of the very first frame receives alpha 0, a number', () => {
+    const loop = new FixedLoop();
+    const seen: unknown[] = [];
+    loop.onFrameStart((delta, alpha) => seen.push(delta, alpha));
+    loop.advance(0.01);
+    loop.advance(0.01);
+    expect(seen[0]).toBe(0.01);
+    expect(seen[1]).toBe(0);
+    expect(seen[3]).toBeCloseTo(0.6, 12);
+  });
 });

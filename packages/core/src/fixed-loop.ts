@@ -677,6 +677,8 @@ export class FixedLoop implements FrameSink {
     const boxes = this.#boxes;
     if (boxes.delta !== delta) boxes.delta = delta;
     if (boxes.fixedDelta !== fixedDelta) boxes.fixedDelta = fixedDelta;
+    // frameStart sees the last frame's alpha; before the first frame that is 0, not the box's null
+    if (boxes.alpha !== this.#alpha) boxes.alpha = this.#alpha;
     if (this.#frameStart.size !== 0) this.#frameStart.emit(boxes.delta, boxes.alpha);
     const adapters = this.#adapters;
     for (let i = 0; i < adapters.length; i++) this.#call(adapters[i], 'beginFrame');
