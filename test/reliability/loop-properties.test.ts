@@ -30,12 +30,8 @@ function finiteState(loop: FixedLoop): void {
 }
 
 function newLoop(): FixedLoop {
-  const loop = new FixedLoop();
-  // errors must not pass silently: a listener error fails the case
-  loop.onError((error) => {
-    throw error;
-  });
-  return loop;
+  // errors must not pass silently: a listener error is rethrown after its frame
+  return new FixedLoop({ errorPolicy: 'throw' });
 }
 
 describe('FixedLoop properties (1 000 random runs each)', () => {
