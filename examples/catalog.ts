@@ -21,4 +21,16 @@ export const examples: readonly ExampleEntry[] = [
     summary:
       'Three runners jump side by side — moved per frame, scaled by dt, and fixed 60 Hz steps with interpolation — at a simulated 30, 60 or 144 fps display.',
   },
+  {
+    slug: 'three-interpolation',
+    title: 'Interpolation modes at 10 Hz physics (three.js)',
+    summary:
+      "Fast moving, spinning bodies under 10 Hz physics drawn with 'none', 'interpolate' and 'extrapolate' side by side, with follow cameras and teleports.",
+  },
+  {
+    slug: 'babylon-havok',
+    title: 'A Havok pile (Babylon.js)',
+    summary:
+      'Three hundred Havok boxes and a fast projectile on BabylonFixedLoop: physics rate, interpolation mode, teleport, follow camera.',
+  },
 ];

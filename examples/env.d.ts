@@ -1,0 +1,2 @@
+/// <reference types="vite/client" />
+// Vite's client types (`?url` imports, import.meta.env) for the examples.
