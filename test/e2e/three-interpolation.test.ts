@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 describe('three-interpolation: modes at 10 Hz physics', () => {
-  it('renders more frames than it runs 10 Hz ticks, and 'none' draws the latest simulation pose', async () => {
+  it('renders more frames than it runs 10 Hz ticks, and none draws the latest simulation pose', async () => {
     await page.selectOption('#display-rate', '144');
     const before = await readState<InterpolationState>(page);
     await waitForFrames(page, before.frames + 60);
