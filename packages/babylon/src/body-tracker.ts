@@ -343,6 +343,7 @@ export class BodyTracker implements LoopAdapter {
 
   render(): void {
     this.#detectWrites();
+    this.#followParents();
     if (!this.#settings.render) return;
     const scene = this.#scene;
     if (scene.isDisposed) return;
@@ -528,6 +529,10 @@ export class BodyTracker implements LoopAdapter {
     this.#thin.set(mesh, entry);
     this.#thinList = [...this.#thinList, entry];
     this.#orderDirty = true;
+    // Babylon (9.x) creates instance bodies with the motion type set after the transform, which
+    // leaves every instance at the origin inside Havok; the matrices are the intended poses.
+    this.#pushThin(entry, this.#loop.inFixedStep);
+    this.#flushThin();
   }
 
   #removeThin(entry: ThinEntry, restore: boolean): void {
@@ -894,6 +899,20 @@ export class BodyTracker implements LoopAdapter {
     const out = this.#poses.output;
     for (let i = 0; i < this.#orderCount; i++) this.#writeSlot(order[i], out);
     this.#flushThin();
+  }
+
+  /**
+   * A body's render pose is a world pose, written as a local pose relative to its parent. If a
+   * parent moved after `interpolate` (in `update`, `lateUpdate`, `preRender`), express it again
+   * relative to where the parent is now, so the body renders where Havok put it.
+   */
+  #followParents(): void {
+    const order = this.#order;
+    const out = this.#poses.output;
+    for (let i = 0; i < this.#orderCount; i++) {
+      const slot = order[i];
+      if (this.#kind[slot] === KIND_WORLD && this.#parented[slot] === 1) this.#writeSlot(slot, out);
+    }
   }
 
   /** After each step: the new simulation pose becomes `current`, the old one `previous`. */
