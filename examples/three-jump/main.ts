@@ -8,9 +8,11 @@
  *
  * Every browser frame runs `loop.frame(timestampMs)` with a timestamp from a
  * {@link SimulatedDisplay}, so the three runners see exactly the frame times of a 30, 60 or 144 Hz
- * display. Measurements are published on `window.__fixedtick` for the end-to-end test.
+ * display. Space goes through an `InputLatch`: the fixed runner reads `pressed('Space')` inside
+ * `fixedUpdate` (exactly one tick per press), the per-frame runners `pressedThisFrame('Space')`.
+ * Measurements are published on `window.__fixedtick` for the end-to-end test.
  */
-import { FixedLoop } from '@fixedtick/core';
+import { InputLatch, ThreeFixedLoop } from '@fixedtick/three';
 import {
   BoxGeometry,
   Color,
@@ -58,8 +60,6 @@ interface Runner {
   /** Jumps started / landings completed. */
   jumps: number;
   landings: number;
-  /** A jump was asked for and not yet taken. */
-  pending: boolean;
 }
 
 function runner(label: string, color: string): Runner {
@@ -75,7 +75,6 @@ function runner(label: string, color: string): Runner {
     airtime: 0,
     jumps: 0,
     landings: 0,
-    pending: false,
   };
 }
 
@@ -86,10 +85,9 @@ const runners = {
 };
 const order = [runners.perFrame, runners.dt, runners.fixed];
 
-/** Starts a jump if one is pending and the runner stands on the ground. */
-function takeOff(r: Runner, vy: number): void {
-  if (!r.pending || r.airborne) return;
-  r.pending = false;
+/** Starts a jump if the runner stands on the ground (a press in mid-air does nothing). */
+function takeOff(r: Runner, pressed: boolean, vy: number): void {
+  if (!pressed || r.airborne) return;
   r.airborne = true;
   r.vy = vy;
   r.peak = 0;
@@ -144,28 +142,30 @@ const fixedMesh = meshes[2].body;
 
 // ---- the loop ---------------------------------------------------------------------------------
 
-const loop = new FixedLoop({ tickRate: 60 });
+// The loop draws each frame after preRender; the fixed runner's mesh is interpolated.
+const loop = new ThreeFixedLoop({ renderer, scene, camera, tickRate: 60 });
+loop.track(fixedMesh);
+const input = new InputLatch(loop);
+input.bindKeyboard(window, { preventDefault: ['Space'] });
 const display = new SimulatedDisplay(60);
-
-// The fixed runner's previous and current simulation heights, for interpolation.
-// (With @fixedtick/three this is `loop.track(fixedMesh)` and the adapter does it.)
-let fixedPrevY = 0;
 
 loop.onFixedUpdate((dt) => {
   const r = runners.fixed;
-  fixedPrevY = r.y;
-  takeOff(r, V0);
+  takeOff(r, input.pressed('Space'), V0);
   if (r.airborne) {
     r.vy -= G * dt;
     r.y += r.vy * dt;
   }
   afterMove(r, dt);
+  // Inside the step the tracked mesh holds its simulation pose: write it like game code does.
+  fixedMesh.position.y = r.y + BOX / 2;
 });
 
 loop.onUpdate((delta) => {
   if (delta === 0) return;
+  const jump = input.pressedThisFrame('Space');
   const naive = runners.perFrame;
-  takeOff(naive, V0_PER_FRAME);
+  takeOff(naive, jump, V0_PER_FRAME);
   if (naive.airborne) {
     naive.vy -= G_PER_FRAME;
     naive.y += naive.vy;
@@ -173,7 +173,7 @@ loop.onUpdate((delta) => {
   afterMove(naive, delta);
 
   const dtRunner = runners.dt;
-  takeOff(dtRunner, V0);
+  takeOff(dtRunner, jump, V0);
   if (dtRunner.airborne) {
     dtRunner.vy -= G * delta;
     dtRunner.y += dtRunner.vy * delta;
@@ -181,10 +181,11 @@ loop.onUpdate((delta) => {
   afterMove(dtRunner, delta);
 });
 
-loop.onPreRender((_delta, alpha) => {
+loop.onPreRender(() => {
+  // The per-frame runners are drawn where they are; the adapter has already placed the fixed
+  // runner's mesh at its interpolated pose.
   meshes[0].body.position.y = runners.perFrame.y + BOX / 2;
   meshes[1].body.position.y = runners.dt.y + BOX / 2;
-  fixedMesh.position.y = fixedPrevY + (runners.fixed.y - fixedPrevY) * alpha + BOX / 2;
   for (let i = 0; i < order.length; i++) {
     const r = order[i];
     const line = meshes[i].peakLine;
@@ -193,9 +194,6 @@ loop.onPreRender((_delta, alpha) => {
     line.position.y = shown ?? 0;
   }
 });
-
-// Drawn last in the frame, after every hook has placed its objects.
-loop.onPreRender(() => renderer.render(scene, camera), { priority: 1000 });
 
 // ---- UI and measurements ------------------------------------------------------------------------
 
@@ -217,8 +215,10 @@ const state = expose({
   },
 });
 
+/** The button and the automatic jump tap Space through the same latch the keyboard feeds. */
 function requestJump(): void {
-  for (const r of order) r.pending = true;
+  input.press('Space');
+  input.release('Space');
 }
 
 function resetRunners(): void {
@@ -226,12 +226,11 @@ function resetRunners(): void {
     r.y = 0;
     r.vy = 0;
     r.airborne = false;
-    r.pending = false;
     r.peak = 0;
     r.lastPeak = null;
     r.lastAirtime = null;
   }
-  fixedPrevY = 0;
+  fixedMesh.position.y = BOX / 2; // outside the step: a teleport, shown with no streak
 }
 
 const displaySelect = document.getElementById('display-rate') as HTMLSelectElement;
@@ -248,11 +247,10 @@ physicsSelect.addEventListener('change', () => {
   state.physicsRate = loop.tickRate;
   resetRunners();
 });
-(document.getElementById('jump') as HTMLButtonElement).addEventListener('click', requestJump);
-window.addEventListener('keydown', (event) => {
-  if (event.code !== 'Space') return;
-  event.preventDefault();
-  if (!event.repeat) requestJump();
+const jumpButton = document.getElementById('jump') as HTMLButtonElement;
+jumpButton.addEventListener('click', () => {
+  requestJump();
+  jumpButton.blur(); // so a later Space is a key press, not a second click
 });
 
 const rows = document.getElementById('runner-rows') as HTMLTableSectionElement;
@@ -324,10 +322,13 @@ function browserFrame(realMs: number): void {
     state.peaks.dt = runners.dt.lastPeak;
     state.peaks.fixed = runners.fixed.lastPeak;
   }
-  const resting = order.every((r) => !r.airborne && !r.pending);
+  const resting = order.every((r) => !r.airborne);
   if (!resting || !autoJump.checked) idleSinceMs = Number.NaN;
   else if (Number.isNaN(idleSinceMs)) idleSinceMs = realMs;
-  else if (realMs - idleSinceMs > AUTO_JUMP_PAUSE_MS) requestJump();
+  else if (realMs - idleSinceMs > AUTO_JUMP_PAUSE_MS) {
+    requestJump();
+    idleSinceMs = Number.NaN;
+  }
   showNumbers();
   state.ready = true;
 }
