@@ -58,6 +58,19 @@ class FakeTime implements NodeScheduler {
   }
 }
 
+/** FakeTime with `setImmediate`: each poll runs 10 µs later (one event-loop turn). */
+class FakeTimeWithImmediates extends FakeTime {
+  polls = 0;
+  setImmediate(callback: () => void): unknown {
+    this.polls++;
+    // Immediates have no timer latency: undo the one setTimeout adds.
+    return this.setTimeout(callback, 0.01 - this.latencyMs);
+  }
+  clearImmediate(handle: unknown): void {
+    this.clearTimeout(handle);
+  }
+}
+
 function rig(tickRate = 60, loopOptions = {}) {
   const time = new FakeTime();
   const loop = new FixedLoop({ tickRate, ...loopOptions });
@@ -136,6 +149,32 @@ describe('nodeDriver', () => {
     loop.stop();
   });
 
+  it('polls the clock with setImmediate for the last spinMs: wakes within one poll of the deadline', () => {
+    const time = new FakeTimeWithImmediates();
+    time.latencyMs = 0.8; // timers late by 0.8 ms…
+    const loop = new FixedLoop({ tickRate: 60 });
+    const driver = nodeDriver({ now: time.clock, scheduler: time, spinMs: 1 });
+    loop.start(driver);
+    time.runUntil(time.now + 10_000.5);
+    expect(loop.tick).toBe(600);
+    // …but the timer sleeps until 1 ms before the deadline, and polling covers the rest.
+    expect(driver.stats.worstLatenessMs).toBeLessThanOrEqual(0.01 + 1e-9);
+    expect(time.polls).toBeGreaterThan(600);
+    loop.stop();
+    expect(time.pending).toBe(0);
+  });
+
+  it('spinMs: 0 uses timers only', () => {
+    const time = new FakeTimeWithImmediates();
+    const loop = new FixedLoop({ tickRate: 60 });
+    const driver = nodeDriver({ now: time.clock, scheduler: time, spinMs: 0 });
+    loop.start(driver);
+    time.runUntil(time.now + 1000);
+    expect(loop.tick).toBe(60);
+    expect(time.polls).toBe(0);
+    loop.stop();
+  });
+
   it('wakes at its own tickRate when given one, and the loop makes the steps', () => {
     const time = new FakeTime();
     const loop = new FixedLoop({ tickRate: 60 });
@@ -187,6 +226,7 @@ describe('nodeDriver', () => {
   it('validates its options with a RangeError naming the option and the value', () => {
     expect(() => nodeDriver({ tickRate: 0 })).toThrow(/option "tickRate" must be .*got 0/);
     expect(() => nodeDriver({ lateThresholdMs: -1 })).toThrow(/"lateThresholdMs".*got -1/);
+    expect(() => nodeDriver({ spinMs: Number.NaN })).toThrow(/"spinMs".*got NaN/);
     expect(() => nodeDriver({ now: 5 as unknown as () => number })).toThrow(RangeError);
     expect(() => nodeDriver({ scheduler: {} as NodeScheduler })).toThrow(/"scheduler"/);
   });
