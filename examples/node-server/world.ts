@@ -41,7 +41,9 @@ export class World {
    */
   checksum(): string {
     const f = new Float64Array(this.players.length * 4);
-    this.players.forEach((p, i) => f.set([p.x, p.y, p.v, p.jumps], i * 4));
+    this.players.forEach((p, i) => {
+      f.set([p.x, p.y, p.v, p.jumps], i * 4);
+    });
     let h = 0x811c9dc5;
     for (const byte of new Uint8Array(f.buffer)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
     return h.toString(16).padStart(8, '0');

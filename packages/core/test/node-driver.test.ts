@@ -236,14 +236,16 @@ describe('nodeDriver', () => {
     const driver = nodeDriver();
     loop.start(driver);
     await new Promise<void>((resolve) => {
-      loop.onPostSimulation((_dt, tick) => {
-        if (tick === 19) {
+      loop.onPostRender(() => {
+        if (loop.tick >= 20) {
           loop.stop();
           resolve();
         }
       });
     });
-    expect(loop.tick).toBe(20);
+    // A loaded machine may wake late and run two steps in one frame: at least 20, not a burst.
+    expect(loop.tick).toBeGreaterThanOrEqual(20);
+    expect(loop.tick).toBeLessThan(20 + loop.maxStepsPerFrame);
     expect(driver.stats.wakes).toBeGreaterThan(0);
   });
 });
