@@ -4,7 +4,7 @@
  * teleport puts every box back.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ExamplesSite,
   launchChromium,
@@ -15,6 +15,9 @@ import {
   startExamples,
   waitForFrames,
 } from './harness.ts';
+
+// Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
 
 interface HavokState {
   frames: number;
@@ -45,7 +48,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-function waitFor(predicate: string, timeout = 45_000): Promise<unknown> {
+function waitFor(predicate: string, timeout = 60_000): Promise<unknown> {
   return page.waitForFunction(
     (source) => new Function('s', `return ${source}`)(window.__fixedtick),
     predicate,

@@ -4,7 +4,7 @@
  * here.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { examples } from '../../examples/catalog.ts';
 import {
   canvasPixels,
@@ -16,6 +16,9 @@ import {
   startExamples,
   waitForFrames,
 } from './harness.ts';
+
+// Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
 
 let site: ExamplesSite;
 let browser: Browser;

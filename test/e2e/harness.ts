@@ -86,6 +86,9 @@ export interface OpenedPage {
 /** Opens `url` in a new 1280×720 page that records console errors and page errors. */
 export async function openPage(browser: Browser, url: string): Promise<OpenedPage> {
   const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+  // Software WebGL on a loaded machine is slow; every wait is a condition, so a long limit costs
+  // nothing when things are fast.
+  page.setDefaultTimeout(60_000);
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
@@ -99,7 +102,7 @@ export async function openPage(browser: Browser, url: string): Promise<OpenedPag
 }
 
 /** Waits until the example reports `ready` and has rendered at least `frames` frames. */
-export async function waitForFrames(page: Page, frames: number, timeout = 30_000): Promise<void> {
+export async function waitForFrames(page: Page, frames: number, timeout = 60_000): Promise<void> {
   await page.waitForFunction(
     (n) => {
       const state = window.__fixedtick as { ready?: boolean; frames?: number } | undefined;

@@ -3,7 +3,7 @@
  * modes side by side, and a teleport that the adapter takes in the same frame with no streak.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ExamplesSite,
   launchChromium,
@@ -13,6 +13,9 @@ import {
   startExamples,
   waitForFrames,
 } from './harness.ts';
+
+// Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
 
 interface InterpolationState {
   frames: number;

@@ -4,7 +4,7 @@
  * and one press of Space (through the example's InputLatch) makes each runner jump exactly once.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ExamplesSite,
   launchChromium,
@@ -15,6 +15,9 @@ import {
   startExamples,
   waitForFrames,
 } from './harness.ts';
+
+// Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
 
 interface RunnerState {
   jumps: number;
@@ -71,7 +74,7 @@ async function jumpAt(
       );
     },
     before,
-    { timeout: 20_000 },
+    { timeout: 60_000 },
   );
   const after = await readState<JumpState>(page);
   // A press seen twice would start a second jump right after landing: give it 20 frames.
