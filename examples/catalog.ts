@@ -33,4 +33,16 @@ export const examples: readonly ExampleEntry[] = [
     summary:
       'Three hundred Havok boxes and a fast projectile on BabylonFixedLoop: physics rate, interpolation mode, teleport, follow camera.',
   },
+  {
+    slug: 'port-unity',
+    title: 'A Unity controller, ported (three.js)',
+    summary:
+      'A MonoBehaviour moved over as written: Time.deltaTime in FixedUpdate, Update and LateUpdate through UnityTime, an interpolated rigid body, timeScale 0 pausing FixedUpdate.',
+  },
+  {
+    slug: 'port-roblox',
+    title: 'A Roblox script, ported (three.js)',
+    summary:
+      'RunService as in Luau: a platform moved in PreSimulation, a camera bound with BindToRenderStep at Camera priority, BindToSimulation at Hz60, Hz30 and Hz1.',
+  },
 ];
