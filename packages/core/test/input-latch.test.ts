@@ -1,4 +1,5 @@
-import { FixedLoop, InputLatch } from '@fixedtick/core';
+import { FixedLoop, InputLatch, InputRecording } from '@fixedtick/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 const STEP = 1 / 60;
@@ -288,5 +289,110 @@ describe('InputLatch: events are stamped with their tick', () => {
     input.press('Space');
     loop.advance(2 * STEP);
     expect(pressedAt).toEqual([]);
+  });
+});
+
+describe('InputLatch: properties over arbitrary input and frame times', () => {
+  type Op = { kind: 'press' | 'release'; key: 'A' | 'B' } | { kind: 'frame'; seconds: number };
+  const op = fc.oneof(
+    fc.record({
+      kind: fc.constantFrom('press' as const, 'release' as const),
+      key: fc.constantFrom('A' as const, 'B' as const),
+    }),
+    fc.record({
+      kind: fc.constant('frame' as const),
+      seconds: fc.double({ min: 0, max: 0.2, noNaN: true }),
+    }),
+  );
+
+  /** Runs `ops`, then enough frames to deliver everything; returns the per-tick edge log. */
+  function run(ops: Op[]) {
+    const loop = new FixedLoop({ tickRate: 60 });
+    const input = new InputLatch(loop);
+    const log: string[] = [];
+    const down = { A: false, B: false };
+    const accepted = { A: 0, B: 0 };
+    loop.onFixedUpdate((_dt, tick) => {
+      for (const k of ['A', 'B'] as const) {
+        const p = input.pressed(k);
+        const r = input.released(k);
+        if (p || r)
+          log.push(`${tick}:${k}:${p ? 'P' : ''}${r ? 'R' : ''}:${input.held(k) ? 'H' : ''}`);
+      }
+    });
+    for (const o of ops) {
+      if (o.kind === 'frame') loop.advance(o.seconds);
+      else {
+        if (o.kind === 'press' && !down[o.key]) accepted[o.key]++;
+        if (o.kind === 'press') down[o.key] = true;
+        else down[o.key] = false;
+        input[o.kind](o.key);
+      }
+    }
+    while (input.pending > 0) loop.advance(1 / 60);
+    loop.advance(1 / 60);
+    return { log, accepted };
+  }
+
+  it('every accepted press is pressed in exactly one tick; edges alternate; one change per tick', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        const { log, accepted } = run(ops);
+        for (const k of ['A', 'B'] as const) {
+          const edges = log.filter((l) => l.split(':')[1] === k);
+          const presses = edges.filter((l) => l.includes(':P')).length;
+          expect(presses).toBe(accepted[k]);
+          // One change per key per tick, alternating press/release starting with a press.
+          let expectDown = false;
+          const ticks = new Set<string>();
+          for (const e of edges) {
+            const [tick, , kind, held] = e.split(':');
+            expect(ticks.has(tick)).toBe(false);
+            ticks.add(tick);
+            expect(kind).toBe(expectDown ? 'R' : 'P');
+            expect(held).toBe(expectDown ? '' : 'H');
+            expectDown = !expectDown;
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a recording replayed at other frame times gives the same per-tick edges', () => {
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 60 }),
+        fc.array(fc.double({ min: 0.001, max: 0.2, noNaN: true }), { minLength: 1, maxLength: 20 }),
+        (ops, replayFrames) => {
+          const loop = new FixedLoop({ tickRate: 60 });
+          const input = new InputLatch(loop);
+          const rec = new InputRecording();
+          rec.record(input);
+          const trace = (l: FixedLoop, i: InputLatch, out: string[]) =>
+            l.onFixedUpdate((_dt, tick) => {
+              for (const k of ['A', 'B']) {
+                out.push(`${tick}${k}${+i.pressed(k)}${+i.released(k)}${+i.held(k)}`);
+              }
+            });
+          const live: string[] = [];
+          trace(loop, input, live);
+          for (const o of ops) {
+            if (o.kind === 'frame') loop.advance(o.seconds);
+            else input[o.kind](o.key);
+          }
+          rec.stop();
+          const loop2 = new FixedLoop({ tickRate: 60 });
+          const input2 = new InputLatch(loop2);
+          const again: string[] = [];
+          trace(loop2, input2, again);
+          InputRecording.fromJSON(JSON.stringify(rec)).replay(input2);
+          let f = 0;
+          while (loop2.tick < loop.tick) loop2.advance(replayFrames[f++ % replayFrames.length]);
+          expect(again.slice(0, live.length)).toEqual(live);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

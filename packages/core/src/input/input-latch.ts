@@ -15,7 +15,7 @@
  *   `pressed` (and `held`) in the first, `released` in the next. So a tap is always seen, and
  *   `held` is true for at least one tick of every press.
  * - Every event is stamped with the tick it is delivered in (see {@link InputLatch.onInput});
- *   replaying those stamps ({@link InputRecording}) reproduces the simulation exactly.
+ *   replaying those stamps (`InputRecording`) reproduces the simulation exactly.
  * - Nothing is allocated per event or per frame in the steady state: events live in typed
  *   arrays, keys are interned once.
  *
@@ -57,25 +57,26 @@ export type InputListener = (
  * What drives a latch instead of live input during a replay (internal to the input module).
  * `deliver` is called once per tick with the tick number relative to the replay's start; it
  * applies that tick's events through `apply`, and returns false once the replay is over.
+ * @internal
  */
 export interface LatchSource {
   deliver(relativeTick: number, apply: LatchApply): boolean;
 }
 
-/** Applies one recorded event to a latch (internal to the input module). */
+/** Applies one recorded event to a latch (internal to the input module). @internal */
 export type LatchApply = (kind: InputEventKind, key: string, x: number, y: number) => void;
 
-/** The state a replay starts from (internal to the input module). */
+/** The state a replay starts from (internal to the input module). @internal */
 export interface LatchStart {
   held: readonly string[];
   pointerX: number;
   pointerY: number;
 }
 
-/** Module-internal access to a latch, for {@link InputRecording}. Not part of the public API. */
+/** Module-internal access to a latch, for `InputRecording`. Not part of the public API. @internal */
 export const latchInternals = Symbol('fixedtick.latchInternals');
 
-/** The internal control surface behind {@link latchInternals}. */
+/** The internal control surface behind {@link latchInternals}. @internal */
 export interface LatchInternals {
   /** The next tick whose events are not delivered yet. */
   nextTick(): number;
@@ -97,9 +98,9 @@ const INITIAL_QUEUE = 64;
  * (DOM, gamepad polling, network, tests), answered per tick inside `fixedUpdate` (`pressed`,
  * `released`, `held`) and per frame in `update` code (`pressedThisFrame`, …).
  *
- * Keys are strings: `KeyboardEvent.code` values (`'Space'`, `'KeyW'`) from {@link bindKeyboard},
+ * Keys are strings: `KeyboardEvent.code` values (`'Space'`, `'KeyW'`) from {@link InputLatch.bindKeyboard},
  * `'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`, `'MouseForward'` from
- * {@link bindPointer}, or any name you choose.
+ * {@link InputLatch.bindPointer}, or any name you choose.
  *
  * See the module doc for the guarantees and `docs/input-and-determinism.md` for the why.
  */
@@ -302,7 +303,7 @@ export class InputLatch {
     return this.#queueLength;
   }
 
-  /** True while an {@link InputRecording} replay drives the latch (live input is ignored). */
+  /** True while an `InputRecording` replay drives the latch (live input is ignored). */
   get replaying(): boolean {
     return this.#source !== undefined;
   }
@@ -317,7 +318,7 @@ export class InputLatch {
     this.#sourceEnd = undefined;
   }
 
-  /** Internal access for {@link InputRecording}. */
+  /** Internal access for `InputRecording`. @internal */
   get [latchInternals](): LatchInternals {
     return {
       nextTick: () => this.#nextTick(),
