@@ -211,6 +211,39 @@ describe('nodeDriver', () => {
     loop.stop();
   });
 
+  it('keeps ticking after a frame throws (errorPolicy "throw"), and a hook may restart it', () => {
+    const { time, loop, driver, t0 } = rig(60, { errorPolicy: 'throw' });
+    const thrown: unknown[] = [];
+    const realTimers = time.setTimeout.bind(time);
+    // The scheduler catches what a timer callback throws, as process.on('uncaughtException') would.
+    time.setTimeout = (fn, delay) =>
+      realTimers(() => {
+        try {
+          fn();
+        } catch (error) {
+          thrown.push(error);
+        }
+      }, delay);
+    let restarted = false;
+    const reported: unknown[] = [];
+    loop.onError((error) => reported.push(error));
+    loop.onFixedUpdate((_dt, tick) => {
+      if (tick === 10) throw new Error('gameplay bug');
+      if (tick === 20 && !restarted) {
+        restarted = true;
+        loop.start(driver); // stop + start from inside a hook: one timer chain, not two
+      }
+    });
+    loop.start(driver);
+    time.runUntil(t0 + 1000);
+    expect(thrown).toHaveLength(1);
+    expect(reported).toEqual(thrown);
+    expect(time.pending).toBe(1);
+    expect(loop.tick).toBeGreaterThanOrEqual(58);
+    expect(loop.tick).toBeLessThanOrEqual(60);
+    loop.stop();
+  });
+
   it('counts wakes later than lateThresholdMs', () => {
     const time = new FakeTime();
     time.latencyMs = 3;

@@ -161,6 +161,7 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
   let index = 0;
   let deadlineMs = 0;
   let armedForMs = 0;
+  let runs = 0;
   // The same two callbacks for every wake: arming allocates nothing of ours (Node's own Timeout
   // object aside). `stop` cancels what is pending, so a callback never outlives its run.
   const arm = (): void => {
@@ -191,20 +192,29 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
       arm();
       return;
     }
-    if (index === 0) {
-      // The origin frame: the loop's first frame sets its time origin and runs no step. It gets
-      // the start time itself, so the first tick's deadline is exactly one period later.
-      sink.frame(originMs);
-    } else {
-      const lateness = t - deadlineMs;
-      stats.wakes++;
-      stats.lastLatenessMs = lateness;
-      stats.totalLatenessMs += lateness;
-      if (lateness > stats.worstLatenessMs) stats.worstLatenessMs = lateness;
-      if (lateness > lateThresholdMs) stats.lateTicks++;
-      sink.frame(t);
+    const run = runs;
+    try {
+      if (index === 0) {
+        // The origin frame: the loop's first frame sets its time origin and runs no step. It
+        // gets the start time itself, so the first tick's deadline is exactly one period later.
+        sink.frame(originMs);
+      } else {
+        const lateness = t - deadlineMs;
+        stats.wakes++;
+        stats.lastLatenessMs = lateness;
+        stats.totalLatenessMs += lateness;
+        if (lateness > stats.worstLatenessMs) stats.worstLatenessMs = lateness;
+        if (lateness > lateThresholdMs) stats.lateTicks++;
+        sink.frame(t);
+      }
+    } finally {
+      // Re-armed even if the frame threw (`errorPolicy: 'throw'`): the tick goes on for whoever
+      // catches it. Not if a hook stopped or restarted the driver: that run arms its own timer.
+      if (running && run === runs) scheduleNext();
     }
-    if (!running) return;
+  }
+
+  function scheduleNext(): void {
     // Absolute schedule: the next deadline after now, computed from the origin.
     const after = now();
     let next = index + 1;
@@ -240,6 +250,7 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
       periodMs = 1000 / rateHz;
       sink = target;
       running = true;
+      runs++;
       stats.wakes = 0;
       stats.lateTicks = 0;
       stats.worstLatenessMs = 0;
