@@ -138,6 +138,37 @@ describe('InputRecording: record at one frame rate, replay at another, same simu
     expect(seen).toBe(true);
   });
 
+  it('recording a replay gives the same recording (events and ticks are what was delivered)', () => {
+    const live = playAndRecord(144);
+    const loop = new FixedLoop({ tickRate: 60 });
+    const input = new InputLatch(loop);
+    const copy = new InputRecording();
+    InputRecording.fromJSON(JSON.stringify(live.rec)).replay(input);
+    copy.record(input);
+    while (loop.tick < live.rec.length) loop.advance(1 / 30);
+    copy.stop();
+    expect(copy.toJSON()).toEqual(live.rec.toJSON());
+  });
+
+  it('the function replay returns stops it early and gives the latch back to live input', () => {
+    const live = playAndRecord(60);
+    const loop = new FixedLoop({ tickRate: 60 });
+    const input = new InputLatch(loop);
+    let ended = 0;
+    const stop = InputRecording.fromJSON(live.rec.toJSON()).replay(input, {
+      onEnd: () => ended++,
+    });
+    loop.advance(1 / 60);
+    expect(input.replaying).toBe(true);
+    stop();
+    stop();
+    expect(input.replaying).toBe(false);
+    expect(ended).toBe(1);
+    input.press('KeyK');
+    loop.advance(1 / 60);
+    expect(input.pressed('KeyK')).toBe(true);
+  });
+
   it('a recording survives JSON: toJSON(fromJSON(x)) is x', () => {
     const live = playAndRecord(144);
     const json = live.rec.toJSON();

@@ -37,7 +37,10 @@ const INITIAL_EVENTS = 256;
 
 /** Options of {@link InputRecording.replay}. */
 export interface ReplayOptions {
-  /** Called once when the last tick of the recording has been delivered and live input resumes. */
+  /**
+   * Called once when the replay ends and live input resumes: after its last tick, when the
+   * function `replay` returned is called, or when another replay takes the latch over.
+   */
   onEnd?: () => void;
 }
 
