@@ -1,0 +1,162 @@
+/**
+ * Behaviour scenarios with bodies: teleport smear, and bytes allocated per frame.
+ */
+import { allocationPerCall } from '../lib.ts';
+import { type BodyRig, bodyRig } from './bodies.ts';
+import { CONTENDERS, type ContenderId } from './contenders.ts';
+import { fixedtickHavokRig, type HavokRig, lockstepRig } from './havok.ts';
+import { type Cell, na, type Row } from './report-types.ts';
+
+const TELEPORT_X = 100;
+
+type AnyRig = BodyRig | HavokRig;
+
+/**
+ * Index of the first frame after a warm-up second that runs no step, found on a twin rig (the
+ * rigs are deterministic: same frames, same steps).
+ */
+async function zeroStepFrame(make: () => Promise<AnyRig | string>): Promise<number> {
+  const twin = await make();
+  if (typeof twin === 'string') throw new Error(twin);
+  try {
+    for (let i = 0; i < 144; i++) twin.frame();
+    for (let i = 144; i < 288; i++) {
+      twin.frame();
+      if (twin.lastSteps === 0) return i;
+    }
+    throw new Error('bench: no 0-step frame found');
+  } finally {
+    twin.dispose();
+  }
+}
+
+async function smearCell(
+  make: () => Promise<AnyRig | string>,
+  position: (rig: AnyRig) => number,
+  note: string,
+): Promise<Cell> {
+  const rig = await make();
+  if (typeof rig === 'string') return na(rig);
+  try {
+    const index = await zeroStepFrame(make);
+    for (let i = 0; i < index; i++) rig.frame();
+    rig.teleport(TELEPORT_X);
+    rig.frame();
+    const steps = rig.lastSteps;
+    const smear = Math.abs(position(rig) - TELEPORT_X);
+    return {
+      value: `${smear.toFixed(1)} px`,
+      raw: { smear, frameSteps: steps },
+      note: `${note}; the teleport frame ran ${steps} steps`,
+    };
+  } finally {
+    rig.dispose();
+  }
+}
+
+/** Teleport in a frame with no step: distance of the rendered pose from the target. */
+export async function teleport(): Promise<Row> {
+  const cells: Row['cells'] = {};
+  const notes: Record<ContenderId, string> = {
+    fixedtick: 'ThreeFixedLoop: position written outside the fixed step (the adapter rule)',
+    mainloop: 'user prev/curr state: current position written, as users move things',
+    thing: 'documented VectorState.reset(value)',
+    three: 'user prev/curr state: current position written, as users move things',
+    babylon:
+      'mesh.position written with body.disablePreStep = false (Babylon docs); no interpolation at all',
+    cannon: 'body.position written (cannon-es has no teleport API)',
+  };
+  for (const { id } of CONTENDERS) {
+    cells[id] =
+      id === 'babylon'
+        ? await smearCell(
+            () => lockstepRig(1, false),
+            (rig) => (rig as HavokRig).spheres[0].position.x,
+            notes[id],
+          )
+        : await smearCell(
+            () => bodyRig(id, 1),
+            (rig) => (rig as BodyRig).objects[0].position.x,
+            notes[id],
+          );
+  }
+  const ft = cells.fixedtick?.raw as { smear: number; frameSteps: number } | undefined;
+  return {
+    id: 'teleport',
+    title: 'Teleport in a frame with no step: smear',
+    how: '60 Hz steps, 144 fps; a body is moved 100 units away just before a frame that runs no step; distance between the rendered position and the target after that frame.',
+    expected: '0.0 px',
+    fixedtickCorrect: ft !== undefined && ft.smear < 1e-9 && ft.frameSteps === 0,
+    cells,
+  };
+}
+
+/** Bytes allocated per frame (60 Hz steps, 144 fps) with 1 000 bodies. */
+export async function allocation(): Promise<Row[]> {
+  const FRAMES = 2880;
+  const cells: Row['cells'] = {};
+  for (const { id } of CONTENDERS) {
+    if (id === 'babylon') {
+      cells[id] = na('see the Havok row below (its frame is scene.render())');
+      continue;
+    }
+    const rig = await bodyRig(id, 1000);
+    if (typeof rig === 'string') {
+      cells[id] = na(rig);
+      continue;
+    }
+    try {
+      const a = allocationPerCall(() => rig.frame(), FRAMES, 1440);
+      cells[id] = {
+        value: `${Math.round(a.bytesPerCall)} B`,
+        raw: a,
+        note: id === 'cannon' ? 'includes its physics step' : undefined,
+      };
+    } finally {
+      rig.dispose();
+    }
+  }
+  const havokCells: Row['cells'] = {};
+  for (const { id } of CONTENDERS) {
+    if (id !== 'fixedtick' && id !== 'babylon') {
+      havokCells[id] = na('no Havok');
+      continue;
+    }
+    const rig = id === 'babylon' ? await lockstepRig(1000) : await fixedtickHavokRig(1000);
+    if (typeof rig === 'string') {
+      havokCells[id] = na(rig);
+      continue;
+    }
+    try {
+      const a = allocationPerCall(() => rig.frame(), 720, 288);
+      havokCells[id] = {
+        value: `${Math.round(a.bytesPerCall)} B`,
+        raw: a,
+        note:
+          id === 'babylon'
+            ? 'scene.render() + Havok step, no interpolation'
+            : 'BabylonFixedLoop: scene.render() + Havok step + interpolation',
+      };
+    } finally {
+      rig.dispose();
+    }
+  }
+  const ft = cells.fixedtick?.raw as { bytesPerCall: number } | undefined;
+  return [
+    {
+      id: 'alloc-1000',
+      title: 'Bytes allocated per frame, 1 000 interpolated bodies',
+      how: `60 Hz steps, 144 fps, 1 000 moving and turning bodies rendered as three.js Object3D; heap growth over ${FRAMES} frames (after warm-up) per frame, no GC in between.`,
+      expected: '0 B',
+      fixedtickCorrect: ft !== undefined && ft.bytesPerCall === 0,
+      cells,
+    },
+    {
+      id: 'alloc-havok',
+      title: 'Bytes allocated per frame, 1 000 Havok bodies, scene.render() included',
+      how: 'NullEngine, 1 000 falling spheres on a ground, 60 Hz steps, 144 fps; everything a frame does, Babylon’s own rendering included.',
+      expected: 'whatever Babylon itself allocates; the adapter adds 0 B (see alloc-1000)',
+      cells: havokCells,
+    },
+  ];
+}

@@ -1,0 +1,209 @@
+/**
+ * Speed scenarios: Fixedtick against each contender doing the same work, timed interleaved in
+ * the same run (`compare` from bench/lib.ts: A, B, A, B, … rounds, medians). Ratio = Fixedtick's
+ * time / the contender's time; ≤ 1.0 means Fixedtick is as fast or faster.
+ */
+import { compare } from '../lib.ts';
+import { type BodyRig, bodyRig } from './bodies.ts';
+import { CONTENDERS, type ContenderId, type LoopSpec } from './contenders.ts';
+import { type Driven, start } from './drive.ts';
+import { fixedtickHavokRig, lockstepRig } from './havok.ts';
+import { type Cell, na, type Row } from './report-types.ts';
+
+function fmtNs(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+/** A speed cell: the contender's time per frame and Fixedtick's ratio against it. */
+function speedCell(r: { aNs: number; bNs: number; ratio: number }, note?: string): Cell {
+  return {
+    value: `${fmtNs(r.bNs)}/frame (Fixedtick ${fmtNs(r.aNs)}; ratio ${r.ratio.toFixed(2)})`,
+    raw: {
+      fixedtickNs: r.aNs,
+      contenderNs: r.bNs,
+      ratio: Number(r.ratio.toFixed(3)),
+    },
+    note,
+  };
+}
+
+/** The measured ratios of a row, by contender. */
+function ratiosOf(cells: Row['cells']): [string, number][] {
+  const out: [string, number][] = [];
+  for (const [id, c] of Object.entries(cells)) {
+    const ratio = (c?.raw as { ratio?: number } | undefined)?.ratio;
+    if (id !== 'fixedtick' && ratio !== undefined) out.push([id, ratio]);
+  }
+  return out;
+}
+
+function fixedtickSummary(cells: Row['cells']): Cell {
+  const ratios = ratiosOf(cells).map(([id, ratio]) => `${id} ${ratio.toFixed(2)}`);
+  return {
+    value: ratios.length > 0 ? `ratios: ${ratios.join(', ')}` : 'n/a',
+    note: 'ratio = Fixedtick time / contender time',
+  };
+}
+
+function allAtMostOne(cells: Row['cells']): boolean {
+  return ratiosOf(cells).every(([, ratio]) => ratio <= 1);
+}
+
+/** A frame function over a driven contender: 144 fps timestamps forever. */
+function frames(d: Driven): () => void {
+  let k = 0;
+  return () => {
+    k++;
+    d.at((k * 1000) / 144);
+  };
+}
+
+/** Per-frame loop overhead: 60 Hz steps at 144 fps, a trivial step and render. */
+export function overhead(): Row {
+  // Listeners write into a typed array, so they allocate nothing and cost the same everywhere.
+  const sink = new Float64Array(1);
+  const spec = (): LoopSpec => ({
+    hz: 60,
+    step: (dt) => {
+      sink[0] += dt;
+    },
+    render: (alpha) => {
+      sink[0] -= alpha;
+    },
+  });
+  const ft = start('fixedtick', spec());
+  const ftFrame = frames(ft);
+  const cells: Row['cells'] = {};
+  try {
+    for (const { id } of CONTENDERS) {
+      if (id === 'fixedtick') continue;
+      if (id === 'babylon') {
+        cells[id] = na('its loop is scene.render(): measured in the Havok row');
+        continue;
+      }
+      const other = start(id, spec());
+      try {
+        const r = compare(ftFrame, frames(other), 20_000, 9);
+        cells[id] = speedCell(
+          r,
+          id === 'cannon'
+            ? 'world.step on an empty world (its loop cannot run without it)'
+            : undefined,
+        );
+      } finally {
+        other.dispose();
+      }
+    }
+  } finally {
+    ft.dispose();
+  }
+  cells.fixedtick = fixedtickSummary(cells);
+  return {
+    id: 'speed-overhead',
+    title: 'Speed: per-frame loop overhead',
+    how: '60 Hz steps, 144 fps frames from requestAnimationFrame, a one-line step and render; time per frame, Fixedtick (FixedLoop on its rAF driver) and the contender interleaved, 9 rounds of 20 000 frames, medians.',
+    expected: 'ratio ≤ 1.0 against every contender doing the same work',
+    fixedtickCorrect: allAtMostOne(cells),
+    cells,
+  };
+}
+
+/** Interpolating 10 000 bodies: the whole frame of each body rig. */
+export async function interpolation(): Promise<Row> {
+  const N = 10_000;
+  const cells: Row['cells'] = {};
+  const ft = await bodyRig('fixedtick', N);
+  if (typeof ft === 'string') {
+    for (const { id } of CONTENDERS) cells[id] = na(ft);
+    return interpolationRow(cells);
+  }
+  try {
+    for (const { id } of CONTENDERS) {
+      if (id === 'fixedtick') continue;
+      if (id === 'babylon') {
+        cells[id] = na('does not interpolate (see the Havok row)');
+        continue;
+      }
+      if (id === 'cannon') {
+        cells[id] = na(
+          'interpolation only inside world.step, together with its physics of the same bodies: not the same work',
+        );
+        continue;
+      }
+      const other = (await bodyRig(id, N)) as BodyRig;
+      try {
+        const r = compare(
+          () => ft.frame(),
+          () => other.frame(),
+          144,
+          9,
+        );
+        cells[id] = speedCell(r);
+      } finally {
+        other.dispose();
+      }
+    }
+  } finally {
+    ft.dispose();
+  }
+  cells.fixedtick = fixedtickSummary(cells);
+  return interpolationRow(cells);
+}
+
+function interpolationRow(cells: Row['cells']): Row {
+  return {
+    id: 'speed-interpolation',
+    title: 'Speed: 10 000 interpolated bodies',
+    how: '60 Hz steps, 144 fps; each step moves and turns 10 000 three.js Object3D, each frame renders them interpolated (the body rigs of the allocation row); time per frame, interleaved, 9 rounds of 144 frames, medians.',
+    expected: 'ratio ≤ 1.0 against every contender doing the same work',
+    fixedtickCorrect: allAtMostOne(cells),
+    cells,
+  };
+}
+
+/** 1 000 Havok bodies: BabylonFixedLoop against deterministicLockstep. */
+export async function havok(): Promise<Row> {
+  const cells: Row['cells'] = {};
+  for (const { id } of CONTENDERS) {
+    if (id !== 'fixedtick' && id !== 'babylon') cells[id] = na('no Havok');
+  }
+  const ft = await fixedtickHavokRig(1000);
+  if (typeof ft === 'string') {
+    cells.fixedtick = na(ft);
+    cells.babylon = na(ft);
+  } else {
+    const bl = await lockstepRig(1000);
+    try {
+      const r = compare(
+        () => ft.frame(),
+        () => bl.frame(),
+        144,
+        7,
+      );
+      cells.babylon = speedCell(
+        r,
+        'lockstep does not interpolate: between steps every frame shows the same poses (stutter at 144 fps); Fixedtick interpolates all 1 000',
+      );
+    } finally {
+      bl.dispose();
+      ft.dispose();
+    }
+    cells.fixedtick = fixedtickSummary(cells);
+  }
+  return {
+    id: 'speed-havok',
+    title: 'Speed: 1 000 Havok bodies, 60 Hz steps, 144 fps',
+    how: 'NullEngine, 1 000 falling spheres on a ground; whole frame (steps + scene.render()); BabylonFixedLoop (steps + interpolation) against deterministicLockstep (steps, no interpolation), interleaved, 7 rounds of 144 frames, medians.',
+    expected: 'the cost of interpolating on top of the same Havok steps (lockstep does less work)',
+    cells,
+  };
+}
+
+/** Every speed row. */
+export async function speedRows(): Promise<Row[]> {
+  return [overhead(), await interpolation(), await havok()];
+}
+
+export type { ContenderId };
