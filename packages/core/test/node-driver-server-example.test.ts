@@ -82,7 +82,9 @@ describe('examples/node-server', () => {
     expect(out).toMatch(/lateness\s+median [\d.]+ ms, worst [\d.]+ ms/);
     expect(out).toMatch(/replay at 7 fps\s+[0-9a-f]{8} \(identical\)/);
     const ticks = Number(/ticks run\s+(\d+)/.exec(out)?.[1]);
-    expect(ticks).toBeGreaterThanOrEqual(25);
-    expect(ticks).toBeLessThanOrEqual(31);
+    // Real time on a shared machine: a stalled process drops ticks through the clamps, so only
+    // the bounds are checked here; the exact counts are checked under the fake clock above.
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    expect(ticks).toBeLessThanOrEqual(32);
   });
 });
