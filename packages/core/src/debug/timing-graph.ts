@@ -129,6 +129,18 @@ const POSITIONS: readonly TimingGraphPosition[] = [
  * `fillRect` only, so once warm a frame allocates nothing. Creating it touches the DOM; importing
  * this module does not.
  *
+ * Reading it: bars mostly green with a 60 Hz step on a 60 Hz display is healthy; grey and yellow
+ * alternating there is 0/2-step beating (try `jitterFix: 0.5` or a 64 Hz tick); red on top of a
+ * bar is time the clamps dropped (the game slowed down instead of spiralling); a pink stripe is a
+ * bad frame time the loop sanitised. See docs/timing-graph.md.
+ *
+ * @example
+ * ```ts
+ * import { createTimingGraph } from '@fixedtick/core/debug';
+ * const graph = createTimingGraph(loop, { toggleKey: 'g', visible: false }); // G shows it
+ * // later: graph.dispose(); // unsubscribes and removes the canvas
+ * ```
+ *
  * @throws RangeError for a bad option (naming it); Error when there is no DOM and no container.
  */
 export function createTimingGraph(
