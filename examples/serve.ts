@@ -90,7 +90,8 @@ export function serveExamples(options: ServeOptions = {}): Promise<RunningServer
       return;
     }
     if (path.startsWith('/docs/')) {
-      if (!existsSync(docsRoot)) {
+      // Not built yet (or being rebuilt by `npm run docs` right now): say how to build it.
+      if (path === '/docs/' && !existsSync(join(docsRoot, 'index.html'))) {
         res.writeHead(200, { 'content-type': TYPES['.html'] }).end(NO_DOCS_PAGE);
         return;
       }

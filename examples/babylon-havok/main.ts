@@ -26,6 +26,7 @@ import {
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate.js';
 import '@babylonjs/core/Physics/v2/physicsEngineComponent.js';
 import { Scene } from '@babylonjs/core/scene.js';
+import { createTimingGraph } from '@fixedtick/core/debug';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -107,6 +108,12 @@ const loop = new BabylonFixedLoop(scene, { tickRate: 60 });
 const input = new InputLatch(loop);
 input.bindKeyboard(window, { preventDefault: ['KeyF', 'KeyT'] });
 const display = new SimulatedDisplay('real');
+// Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
+createTimingGraph(loop, {
+  container: document.getElementById('stage') as HTMLElement,
+  position: 'top-left',
+  toggleKey: 'g',
+});
 
 const state = expose({
   example: 'babylon-havok',

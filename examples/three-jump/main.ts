@@ -12,6 +12,8 @@
  * `fixedUpdate` (exactly one tick per press), the per-frame runners `pressedThisFrame('Space')`.
  * Measurements are published on `window.__fixedtick` for the end-to-end test.
  */
+
+import { createTimingGraph } from '@fixedtick/core/debug';
 import { InputLatch, ThreeFixedLoop } from '@fixedtick/three';
 import {
   BoxGeometry,
@@ -148,6 +150,12 @@ loop.track(fixedMesh);
 const input = new InputLatch(loop);
 input.bindKeyboard(window, { preventDefault: ['Space'] });
 const display = new SimulatedDisplay(60);
+// Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
+createTimingGraph(loop, {
+  container: document.getElementById('stage') as HTMLElement,
+  position: 'top-left',
+  toggleKey: 'g',
+});
 
 loop.onFixedUpdate((dt) => {
   const r = runners.fixed;
