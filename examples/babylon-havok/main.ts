@@ -175,13 +175,16 @@ function teleportPile(): void {
 // Follow camera: after the interpolation pass, so it follows the drawn (smooth) pose.
 const pileCentre = new Vector3(0, HIGH * SIZE * 0.4, DEEP * SIZE * 0.5);
 const followTarget = new Vector3();
+const followStep = new Vector3();
+const velocity = new Vector3();
 let follow = true;
 loop.onPreRender((delta) => {
   const inFlight = state.shots > 0 && shotFrames < 240 && ball.position.y > -5;
   followTarget.copyFrom(follow && inFlight ? ball.position : pileCentre);
   // Exponential smoothing: frame-rate independent, unlike a fixed lerp factor per frame.
   const k = 1 - Math.exp(-6 * delta);
-  camera.target.addInPlace(followTarget.subtract(camera.target).scaleInPlace(k));
+  followTarget.subtractToRef(camera.target, followStep);
+  camera.target.addInPlace(followStep.scaleInPlace(k));
   shotFrames++;
 });
 
@@ -208,7 +211,8 @@ loop.onPostRender(() => {
     }
     state.moved = moved;
     state.tracked = loop.trackedCount;
-    state.projectileSpeed = ballBody.getLinearVelocity().length();
+    ballBody.getLinearVelocityToRef(velocity);
+    state.projectileSpeed = velocity.length();
   }
 });
 
