@@ -11,6 +11,7 @@ import { Application, LogLevel } from 'typedoc';
 import { afterAll, describe, expect, it } from 'vitest';
 import { undocumentedSymbols } from '../scripts/lib/doc-check.ts';
 import { DOCUMENTED_PACKAGES, publicEntries } from '../scripts/lib/entries.ts';
+import { renderFigures } from '../scripts/lib/figures.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -101,4 +102,24 @@ export type Loose = { a: number };
     );
     expect(missing).toEqual(['Box.shrink', 'Loose', 'Loose.a', 'Shape.colour', 'bare']);
   }, 60_000);
+});
+
+describe('figures (docs/figures, embedded by the guides)', () => {
+  const figures = renderFigures();
+
+  it.each(Object.keys(figures))('committed %s is what `npm run figures` generates now', (name) => {
+    const committed = readFileSync(join(root, 'docs', 'figures', name), 'utf8');
+    expect(committed, `docs/figures/${name} is stale: run npm run figures`).toBe(figures[name]);
+  });
+
+  it('shows the reference numbers of SPEC §9, computed by the library', () => {
+    expect(figures['jump-peak.svg']).toContain('×dt: 90.0 px at 30 Hz, 98.8 px at 240 Hz');
+    expect(figures['jump-peak.svg']).toContain('No dt and fixed steps: 95.0 px at every rate');
+    const alphas = [...figures['steps-alpha.svg'].matchAll(/>(\.\d\d)</g)].map((m) => m[1]);
+    expect(alphas.slice(0, 6)).toEqual(['.42', '.83', '.25', '.67', '.08', '.50']);
+    expect(figures['steps-alpha.svg']).toContain('24 frames, 10 steps');
+    expect(figures['clamps.svg']).toContain('60 steps · 1000 ms run · 0 ms dropped');
+    expect(figures['clamps.svg']).toContain('15 steps · 250 ms run · 750 ms dropped');
+    expect(figures['clamps.svg']).toContain('8 steps · 133 ms run · 867 ms dropped');
+  });
 });

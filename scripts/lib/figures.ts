@@ -1,25 +1,20 @@
 /**
- * `npm run figures`: regenerates the SVG figures of the guides in docs/figures/ from the real
- * library (imported from source). Deterministic: no clock, no randomness, fixed number format,
- * so an unchanged library gives byte-identical files.
+ * The SVG figures of the guides, computed from the real library (imported from source).
+ * Deterministic: no clock, no randomness, fixed number format, so an unchanged library gives
+ * byte-identical files. `npm run figures` writes them; a test checks the committed ones are
+ * current.
  *
  *   jump-peak.svg      jump peak and airtime vs render rate: per frame, ×dt, fixed steps
  *   steps-alpha.svg    steps per frame and alpha over 24 frames of 144 Hz on 60 Hz physics
  *   clamps.svg         what maxDeltaTime and maxStepsPerFrame do to one long frame
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   FixedLoop,
   type FixedLoopOptions,
   presets,
   semiImplicitEuler,
-} from '../packages/core/src/index.ts';
-import { el, legend, lineChart, num, scale, svgDocument, text } from './lib/svg.ts';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const outDir = join(root, 'docs', 'figures');
+} from '../../packages/core/src/index.ts';
+import { el, legend, lineChart, num, scale, svgDocument, text } from './svg.ts';
 
 /** The reference jump (SPEC §9): 600 px/s up, 1800 px/s² down, semi-implicit Euler. */
 const V0 = 600;
@@ -424,13 +419,11 @@ function clampsFigure(): string {
   );
 }
 
-mkdirSync(outDir, { recursive: true });
-const figures: Record<string, string> = {
-  'jump-peak.svg': jumpFigure(),
-  'steps-alpha.svg': stepsAlphaFigure(),
-  'clamps.svg': clampsFigure(),
-};
-for (const [name, svg] of Object.entries(figures)) {
-  writeFileSync(join(outDir, name), svg);
-  console.log(`figures: wrote docs/figures/${name} (${svg.length} bytes)`);
+/** Every figure of the guides: file name in docs/figures/ → SVG text. */
+export function renderFigures(): Record<string, string> {
+  return {
+    'jump-peak.svg': jumpFigure(),
+    'steps-alpha.svg': stepsAlphaFigure(),
+    'clamps.svg': clampsFigure(),
+  };
 }
