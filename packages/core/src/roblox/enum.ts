@@ -41,7 +41,7 @@ export const RenderPriority = Object.freeze({
 
 /**
  * `Enum.StepFrequency`: how often a `BindToSimulation` callback runs, as a divisor of the 60 Hz
- * simulation pipeline. Item values are Roblox's (0 to 5); {@link stepFrequencyHz} gives the rate.
+ * simulation pipeline. Item values are Roblox's (0 to 5), not rates: `Hz30.Value` is 1.
  * @see https://create.roblox.com/docs/reference/engine/enums/StepFrequency
  */
 export const StepFrequency = Object.freeze({
