@@ -32,6 +32,7 @@ import {
   type PhysicsEngineLike,
   type PhysicsEngineV2Like,
   PRESTEP_TELEPORT,
+  type QuatLike,
   type SceneLike,
   type Vec3Like,
 } from './babylon-shapes.ts';
@@ -93,12 +94,25 @@ export class BodyTracker implements LoopAdapter {
   #writtenMatrix = new Float32Array(0);
   #simLocal = new Float64Array(0);
   #nodes: (NodeLike | undefined)[] = [];
+  /**
+   * Each node's `position`, `rotationQuaternion` and `scaling` objects. Babylon nodes have many
+   * properties and their getters are slow; the small vector objects are fast. A node whose
+   * vector was replaced (`mesh.position = new Vector3(…)`) is noticed once per frame.
+   */
+  #posRef: Vec3Like[] = [];
+  #rotRef: QuatLike[] = [];
+  #scaleRef: Vec3Like[] = [];
   #bodies: (BodyLike | null)[] = [];
   #autoSlot = new Uint8Array(0);
+  /** 1 where the slot extrapolates (Havok's velocities are read after each step). */
+  #extrapolating = new Uint8Array(0);
 
   /** Slots in parent-before-child order. */
   #order = new Int32Array(0);
   #orderCount = 0;
+  /** Parented body slots and plain-node slots (the passes only they need are skipped at 0). */
+  #parentedBodies = 0;
+  #plainNodes = 0;
   #orderDirty = false;
 
   readonly #nodeSlot = new Map<NodeLike, number>();
@@ -108,9 +122,8 @@ export class BodyTracker implements LoopAdapter {
   #thinDirty: NodeLike[] = [];
   #thinDirtyCount = 0;
 
-  /** Bodies the physics engine had when last scanned, and their instance counts. */
+  /** Bodies the physics engine had when last scanned. */
   #mirror: BodyLike[] = [];
-  #mirrorInstances: number[] = [];
   readonly #optedOut = new WeakSet<BodyLike>();
 
   readonly #linear = new VelocitySink();
@@ -154,7 +167,7 @@ export class BodyTracker implements LoopAdapter {
     if (body) this.#optedOut.delete(body);
     const existing = this.#nodeSlot.get(node);
     if (existing !== undefined) {
-      this.#poses.setMode(existing, mode);
+      this.#setMode(existing, mode);
       if (!auto) this.#autoSlot[existing] = 0;
       return;
     }
@@ -162,6 +175,7 @@ export class BodyTracker implements LoopAdapter {
     const slot = this.#addSlot(mode);
     this.#kind[slot] = body ? KIND_WORLD : KIND_LOCAL;
     this.#nodes[slot] = node;
+    this.#bindRefs(slot, node);
     this.#bodies[slot] = body;
     this.#autoSlot[slot] = auto ? 1 : 0;
     this.#instance[slot] = -1;
@@ -169,7 +183,7 @@ export class BodyTracker implements LoopAdapter {
     this.#readNodePose(slot, node);
     const t = this.#tmp;
     this.#poses.setPose(slot, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
-    this.#saveWritten(slot, node);
+    this.#saveWritten(slot);
     this.#orderDirty = true;
   }
 
@@ -254,6 +268,7 @@ export class BodyTracker implements LoopAdapter {
       if (body) this.#pushBody(body, node);
       return;
     }
+    this.#refsStale(slot, node);
     if (this.#loop.inFixedStep) {
       const body = this.#bodies[slot];
       if (body) this.#pushBody(body, node);
@@ -304,10 +319,10 @@ export class BodyTracker implements LoopAdapter {
   // ---- LoopAdapter ------------------------------------------------------------------------
 
   beginFrame(): void {
-    if (this.#settings.autoTrack) this.#scanBodies();
-    this.#pruneDisposed();
+    const changed = this.#scanBodies();
+    this.#pruneDisposed(changed);
     if (this.#orderDirty) this.#rebuildOrder();
-    this.#detectWrites();
+    this.#detectWrites(true);
   }
 
   beforeSteps(): void {
@@ -337,12 +352,20 @@ export class BodyTracker implements LoopAdapter {
 
   interpolate(alpha: number): void {
     if (this.#poses.count === 0) return;
-    this.#poses.interpolate(alpha, this.#loop.fixedDelta);
+    const fixedDelta = this.#loop.fixedDelta;
+    if (fixedDelta !== this.#fixedDelta) this.#fixedDelta = fixedDelta;
+    this.#poses.interpolate(alpha, this.#fixedDelta as number);
     this.#writeAll();
   }
 
+  /**
+   * The loop's `fixedDelta`, kept in a field of tagged representation (it starts as a
+   * non-number): V8 boxes the double once when it changes, not once per frame when passed on.
+   */
+  #fixedDelta: unknown = null;
+
   render(): void {
-    this.#detectWrites();
+    this.#detectWrites(false);
     this.#followParents();
     if (!this.#settings.render) return;
     const scene = this.#scene;
@@ -388,20 +411,25 @@ export class BodyTracker implements LoopAdapter {
     return engine as PhysicsEngineV2Like;
   }
 
-  /** Auto-tracking: rescan only when the engine's body list (or an instance count) changed. */
-  #scanBodies(): void {
+  /**
+   * Compares the engine's body list with the last one seen (pointer by pointer: cheap), and
+   * only when it changed (or a thin body's instance count did) rescans it: forget bodies that
+   * left, auto-track new dynamic ones. Returns true if it rescanned.
+   */
+  #scanBodies(): boolean {
     const engine = this.#physicsEngine();
-    if (engine === null) return;
+    if (engine === null) return false;
     const bodies = engine.getBodies();
     const mirror = this.#mirror;
     let same = bodies.length === mirror.length;
-    for (let i = 0; same && i < bodies.length; i++) {
-      const body = bodies[i];
-      if (body !== mirror[i] || body.numInstances !== this.#mirrorInstances[i]) same = false;
+    for (let i = 0; same && i < bodies.length; i++) same = bodies[i] === mirror[i];
+    const thin = this.#thinList;
+    for (let e = 0; same && e < thin.length; e++) {
+      const body = thin[e].body;
+      same = body === null || body.numInstances === thin[e].slots.length;
     }
-    if (same) return;
+    if (same) return false;
     this.#mirror = bodies.slice();
-    this.#mirrorInstances = bodies.map((b) => b.numInstances);
     const present = new Set(bodies);
     // forget auto-tracked bodies that left the engine
     for (let slot = 0; slot < this.#poses.size; slot++) {
@@ -414,30 +442,37 @@ export class BodyTracker implements LoopAdapter {
       if (entry.body && !present.has(entry.body)) this.#removeThin(entry, false);
     }
     const mode = this.#settings.defaultInterpolation;
+    const auto = this.#settings.autoTrack;
     for (const body of bodies) {
       if (this.#optedOut.has(body)) continue;
       const node = body.transformNode;
       if (!node || node.isDisposed()) continue;
-      const thin = this.#thin.get(node);
-      if (thin && thin.slots.length !== body.numInstances) {
+      const thinEntry = this.#thin.get(node);
+      if (thinEntry && thinEntry.slots.length !== body.numInstances) {
         // instances were added or removed: track the new set
-        const wasAuto = thin.auto;
-        const m = this.#poses.getMode(thin.slots[0] ?? 0);
-        this.#removeThin(thin, false);
+        const wasAuto = thinEntry.auto;
+        const m = this.#poses.getMode(thinEntry.slots[0] ?? 0);
+        this.#removeThin(thinEntry, false);
         this.#trackThin(node, body, m, wasAuto);
         continue;
       }
-      if (this.#nodeSlot.has(node) || thin) continue;
+      if (!auto || this.#nodeSlot.has(node) || thinEntry) continue;
       if (body.getMotionType() !== MOTION_DYNAMIC) continue;
       this.track(node, mode, true);
     }
+    return true;
   }
 
-  #pruneDisposed(): void {
+  /**
+   * Drops disposed nodes. A disposed body or body node leaves the engine's body list, so bodies
+   * are checked only when that list changed (`all`); plain nodes every frame.
+   */
+  #pruneDisposed(all: boolean): void {
+    if (!all && this.#plainNodes === 0) return;
     const nodes = this.#nodes;
     for (let slot = 0; slot < this.#poses.size; slot++) {
       const node = nodes[slot];
-      if (node === undefined) continue;
+      if (node === undefined || (!all && this.#kind[slot] !== KIND_LOCAL)) continue;
       const body = this.#bodies[slot];
       const bodyGone = body !== null && body.isDisposed === true;
       if (!node.isDisposed() && !bodyGone) continue;
@@ -451,7 +486,7 @@ export class BodyTracker implements LoopAdapter {
         this.#readNodePose(slot, node);
         const t = this.#tmp;
         this.#poses.setPose(slot, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
-        this.#saveWritten(slot, node);
+        this.#saveWritten(slot);
       } else {
         this.#removeSlot(slot, false);
       }
@@ -463,9 +498,15 @@ export class BodyTracker implements LoopAdapter {
   #addSlot(mode: InterpolationMode): number {
     const slot = this.#poses.add(mode);
     if (slot >= this.#kind.length) this.#growSlots(this.#poses.capacity);
+    this.#extrapolating[slot] = mode === 'extrapolate' ? 1 : 0;
     this.#pendingReset[slot] = 0;
     this.#parented[slot] = 0;
     return slot;
+  }
+
+  #setMode(slot: number, mode: InterpolationMode): void {
+    this.#poses.setMode(slot, mode);
+    this.#extrapolating[slot] = mode === 'extrapolate' ? 1 : 0;
   }
 
   #growSlots(capacity: number): void {
@@ -482,6 +523,7 @@ export class BodyTracker implements LoopAdapter {
     this.#parented = grow(this.#parented, capacity);
     this.#pendingReset = grow(this.#pendingReset, capacity);
     this.#autoSlot = grow(this.#autoSlot, capacity);
+    this.#extrapolating = grow(this.#extrapolating, capacity);
     this.#written = grow(this.#written, capacity * POSE_STRIDE);
     this.#writtenMatrix = grow(this.#writtenMatrix, capacity * MATRIX_STRIDE);
     this.#simLocal = grow(this.#simLocal, capacity * LOCAL_STRIDE);
@@ -504,7 +546,7 @@ export class BodyTracker implements LoopAdapter {
   #trackThin(mesh: NodeLike, body: BodyLike, mode: InterpolationMode, auto: boolean): void {
     const existing = this.#thin.get(mesh);
     if (existing) {
-      for (const slot of existing.slots) this.#poses.setMode(slot, mode);
+      for (const slot of existing.slots) this.#setMode(slot, mode);
       if (!auto) existing.auto = false;
       return;
     }
@@ -587,6 +629,14 @@ export class BodyTracker implements LoopAdapter {
       if (p !== undefined && p !== -1 && p !== slot) this.#poses.setParent(slot, p);
     }
     slots.sort((a, b) => depth[a] - depth[b] || a - b);
+    let parentedBodies = 0;
+    let plainNodes = 0;
+    for (const slot of slots) {
+      if (this.#kind[slot] === KIND_WORLD && this.#parented[slot] === 1) parentedBodies++;
+      if (this.#kind[slot] === KIND_LOCAL) plainNodes++;
+    }
+    this.#parentedBodies = parentedBodies;
+    this.#plainNodes = plainNodes;
     for (let i = 0; i < slots.length; i++) this.#order[i] = slots[i];
     this.#orderCount = slots.length;
   }
@@ -599,9 +649,9 @@ export class BodyTracker implements LoopAdapter {
    */
   #readNodePose(slot: number, node: NodeLike): void {
     const t = this.#tmp;
-    const p = node.position;
-    const q = node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>;
-    const s = node.scaling;
+    const p = this.#posRef[slot];
+    const q = this.#rotRef[slot];
+    const s = this.#scaleRef[slot];
     t[7] = s.x;
     t[8] = s.y;
     t[9] = s.z;
@@ -636,12 +686,12 @@ export class BodyTracker implements LoopAdapter {
     t[6] = q.w;
   }
 
-  #saveWritten(slot: number, node: NodeLike): void {
+  #saveWritten(slot: number): void {
     const w = this.#written;
     const r = slot * POSE_STRIDE;
-    const p = node.position;
-    const q = node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>;
-    const s = node.scaling;
+    const p = this.#posRef[slot];
+    const q = this.#rotRef[slot];
+    const s = this.#scaleRef[slot];
     w[r] = p.x;
     w[r + 1] = p.y;
     w[r + 2] = p.z;
@@ -661,6 +711,26 @@ export class BodyTracker implements LoopAdapter {
     for (let k = 0; k < MATRIX_STRIDE; k++) w[r + k] = data[o + k];
   }
 
+  #bindRefs(slot: number, node: NodeLike): void {
+    if (!node.rotationQuaternion) node.rotationQuaternion = node.rotation.toQuaternion();
+    this.#posRef[slot] = node.position;
+    this.#rotRef[slot] = node.rotationQuaternion;
+    this.#scaleRef[slot] = node.scaling;
+  }
+
+  /** True (and the refs rebound) if a vector object of the node was replaced or removed. */
+  #refsStale(slot: number, node: NodeLike): boolean {
+    if (
+      node.position === this.#posRef[slot] &&
+      node.rotationQuaternion === this.#rotRef[slot] &&
+      (this.#kind[slot] !== KIND_LOCAL || node.scaling === this.#scaleRef[slot])
+    ) {
+      return false;
+    }
+    this.#bindRefs(slot, node);
+    return true;
+  }
+
   /** True if someone else wrote to the node (or instance) since the adapter last did. */
   #changed(slot: number, node: NodeLike): boolean {
     if (this.#kind[slot] === KIND_THIN) {
@@ -672,39 +742,40 @@ export class BodyTracker implements LoopAdapter {
       for (let k = 0; k < MATRIX_STRIDE; k++) if (w[r + k] !== data[o + k]) return true;
       return false;
     }
-    const q = node.rotationQuaternion;
-    if (!q) {
-      // the user switched the node to Euler angles: that is a write
-      node.rotationQuaternion = node.rotation.toQuaternion();
-      return true;
-    }
     const w = this.#written;
     const r = slot * POSE_STRIDE;
-    const p = node.position;
-    const s = node.scaling;
-    return (
+    const p = this.#posRef[slot];
+    const q = this.#rotRef[slot];
+    if (
       w[r] !== p.x ||
       w[r + 1] !== p.y ||
       w[r + 2] !== p.z ||
       w[r + 3] !== q.x ||
       w[r + 4] !== q.y ||
       w[r + 5] !== q.z ||
-      w[r + 6] !== q.w ||
-      w[r + 7] !== s.x ||
-      w[r + 8] !== s.y ||
-      w[r + 9] !== s.z
-    );
+      w[r + 6] !== q.w
+    ) {
+      return true;
+    }
+    if (this.#kind[slot] !== KIND_LOCAL) return false;
+    const s = this.#scaleRef[slot];
+    return w[r + 7] !== s.x || w[r + 8] !== s.y || w[r + 9] !== s.z;
   }
 
-  /** Adopts poses written outside the fixed step as teleports (SPEC §3, the adapters' rule). */
-  #detectWrites(): void {
+  /**
+   * Adopts poses written outside the fixed step as teleports (SPEC §3, the adapters' rule).
+   * With `validate`, first notices vectors replaced on a node (a replacement is a write too).
+   */
+  #detectWrites(validate: boolean): void {
     const order = this.#order;
     const nodes = this.#nodes;
     let thinChanged = false;
     for (let i = 0; i < this.#orderCount; i++) {
       const slot = order[i];
       const node = nodes[slot];
-      if (node === undefined || !this.#changed(slot, node)) continue;
+      if (node === undefined) continue;
+      const rebound = validate && this.#kind[slot] !== KIND_THIN && this.#refsStale(slot, node);
+      if (!rebound && !this.#changed(slot, node)) continue;
       if (this.#kind[slot] === KIND_THIN) {
         this.#adoptThin(slot, node);
         thinChanged = true;
@@ -730,7 +801,7 @@ export class BodyTracker implements LoopAdapter {
     const list = this.#poses.resetSlots;
     // the slot already shows its new pose; its tracked descendants jump to theirs
     for (let k = 1; k < n; k++) this.#writeSlot(list[k], this.#poses.output);
-    this.#saveWritten(slot, node);
+    this.#saveWritten(slot);
     const body = this.#bodies[slot];
     if (body) this.#pushBody(body, node);
   }
@@ -816,13 +887,8 @@ export class BodyTracker implements LoopAdapter {
       // the exact local pose Havok's sync wrote: restoring it is bit-exact
       const l = this.#simLocal;
       const li = slot * LOCAL_STRIDE;
-      node.position.set(l[li], l[li + 1], l[li + 2]);
-      (node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>).set(
-        l[li + 3],
-        l[li + 4],
-        l[li + 5],
-        l[li + 6],
-      );
+      this.#posRef[slot].set(l[li], l[li + 1], l[li + 2]);
+      this.#rotRef[slot].set(l[li + 3], l[li + 4], l[li + 5], l[li + 6]);
       return;
     }
     this.#writeSlot(slot, this.#poses.current);
@@ -856,41 +922,71 @@ export class BodyTracker implements LoopAdapter {
       this.#markThinDirty(node);
       return;
     }
-    const q = node.rotationQuaternion as NonNullable<NodeLike['rotationQuaternion']>;
+    const q = this.#rotRef[slot];
     const w = this.#written;
-    if (kind === KIND_WORLD) {
-      if (this.#parented[slot] === 1) {
-        const parent = node.parent as NodeLike;
-        const pm = parent.computeWorldMatrix(true).m;
-        const pq = parent.absoluteRotationQuaternion;
-        worldToLocal(
-          pm,
-          pq.x,
-          pq.y,
-          pq.z,
-          pq.w,
-          rows[r],
-          rows[r + 1],
-          rows[r + 2],
-          rows[r + 3],
-          rows[r + 4],
-          rows[r + 5],
-          rows[r + 6],
-          w,
-          r,
-        );
-        node.position.set(w[r], w[r + 1], w[r + 2]);
-        q.set(w[r + 3], w[r + 4], w[r + 5], w[r + 6]);
-      } else {
-        node.position.set(rows[r], rows[r + 1], rows[r + 2]);
-        q.set(rows[r + 3], rows[r + 4], rows[r + 5], rows[r + 6]);
-      }
-    } else {
-      node.position.set(rows[r], rows[r + 1], rows[r + 2]);
-      q.set(rows[r + 3], rows[r + 4], rows[r + 5], rows[r + 6]);
-      node.scaling.set(rows[r + 7], rows[r + 8], rows[r + 9]);
+    if (kind === KIND_WORLD && this.#parented[slot] === 1) {
+      const parent = node.parent as NodeLike;
+      const pm = parent.computeWorldMatrix(true).m;
+      const pq = parent.absoluteRotationQuaternion;
+      worldToLocal(
+        pm,
+        pq.x,
+        pq.y,
+        pq.z,
+        pq.w,
+        rows[r],
+        rows[r + 1],
+        rows[r + 2],
+        rows[r + 3],
+        rows[r + 4],
+        rows[r + 5],
+        rows[r + 6],
+        w,
+        r,
+      );
+      this.#posRef[slot].set(w[r], w[r + 1], w[r + 2]);
+      q.set(w[r + 3], w[r + 4], w[r + 5], w[r + 6]);
+      return;
     }
-    this.#saveWritten(slot, node);
+    // the node stores the numbers it is given, so what was written is what it now holds
+    const px = rows[r];
+    const py = rows[r + 1];
+    const pz = rows[r + 2];
+    const qx = rows[r + 3];
+    const qy = rows[r + 4];
+    const qz = rows[r + 5];
+    const qw = rows[r + 6];
+    if (
+      kind === KIND_WORLD &&
+      w[r] === px &&
+      w[r + 1] === py &&
+      w[r + 2] === pz &&
+      w[r + 3] === qx &&
+      w[r + 4] === qy &&
+      w[r + 5] === qz &&
+      w[r + 6] === qw
+    ) {
+      // a body at rest: leave the node (and Babylon's world-matrix cache) untouched
+      return;
+    }
+    this.#posRef[slot].set(px, py, pz);
+    q.set(qx, qy, qz, qw);
+    w[r] = px;
+    w[r + 1] = py;
+    w[r + 2] = pz;
+    w[r + 3] = qx;
+    w[r + 4] = qy;
+    w[r + 5] = qz;
+    w[r + 6] = qw;
+    if (kind === KIND_LOCAL) {
+      const sx = rows[r + 7];
+      const sy = rows[r + 8];
+      const sz = rows[r + 9];
+      this.#scaleRef[slot].set(sx, sy, sz);
+      w[r + 7] = sx;
+      w[r + 8] = sy;
+      w[r + 9] = sz;
+    }
   }
 
   /** Writes every slot's render pose (`output`), parents first, then uploads thin matrices. */
@@ -907,6 +1003,7 @@ export class BodyTracker implements LoopAdapter {
    * relative to where the parent is now, so the body renders where Havok put it.
    */
   #followParents(): void {
+    if (this.#parentedBodies === 0) return;
     const order = this.#order;
     const out = this.#poses.output;
     for (let i = 0; i < this.#orderCount; i++) {
@@ -933,12 +1030,28 @@ export class BodyTracker implements LoopAdapter {
       if (kind === KIND_THIN) {
         const data = node._thinInstanceDataStorage?.matrixData;
         if (data) decomposeMatrix(data, this.#instance[slot] * MATRIX_STRIDE, c, r);
-      } else {
+      } else if (this.#parented[slot] === 1) {
         this.#readNodePose(slot, node);
         for (let k = 0; k < POSE_STRIDE; k++) c[r + k] = t[k];
+      } else {
+        const p = this.#posRef[slot];
+        const q = this.#rotRef[slot];
+        const sc = this.#scaleRef[slot];
+        // what the node holds now (Havok's sync wrote it) is also what it was last written
+        const w = this.#written;
+        w[r] = c[r] = p.x;
+        w[r + 1] = c[r + 1] = p.y;
+        w[r + 2] = c[r + 2] = p.z;
+        w[r + 3] = c[r + 3] = q.x;
+        w[r + 4] = c[r + 4] = q.y;
+        w[r + 5] = c[r + 5] = q.z;
+        w[r + 6] = c[r + 6] = q.w;
+        w[r + 7] = c[r + 7] = sc.x;
+        w[r + 8] = c[r + 8] = sc.y;
+        w[r + 9] = c[r + 9] = sc.z;
       }
       const body = this.#bodies[slot];
-      if (body !== null && poses.getMode(slot) === 'extrapolate') {
+      if (body !== null && this.#extrapolating[slot] === 1) {
         const index = kind === KIND_THIN ? this.#instance[slot] : undefined;
         const v = this.#linear;
         const a = this.#angular;
