@@ -22,5 +22,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // A shared folder in which the e2e files build the examples once per run (cheap otherwise).
+    globalSetup: ['test/e2e/global-setup.ts'],
   },
 });

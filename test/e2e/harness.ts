@@ -4,12 +4,14 @@
  *
  * Every check waits for a condition (`page.waitForFunction`), never for a fixed time.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type UserConfig } from 'vite';
+import { inject } from 'vitest';
 import { examples } from '../../examples/catalog.ts';
 import { type RunningServer, serveExamples } from '../../examples/serve.ts';
 import viteConfig from '../../examples/vite.config.ts';
@@ -35,14 +37,8 @@ export interface ExamplesSite {
   close(): Promise<void>;
 }
 
-/**
- * Builds the examples — the index and the pages named in `only` (default: every entry of
- * examples/catalog.ts) — into a fresh temporary folder, so test files running in parallel never
- * share an output, and serves it on a free port.
- */
-export async function startExamples(only?: readonly string[]): Promise<ExamplesSite> {
-  const slugs = only ?? examples.map((e) => e.slug);
-  const outDir = await mkdtemp(join(tmpdir(), 'fixedtick-examples-'));
+/** Builds the index and the pages `slugs` into `outDir`. */
+async function buildInto(outDir: string, slugs: readonly string[]): Promise<void> {
   const config = viteConfig as UserConfig;
   const input: Record<string, string> = { index: join(examplesDir, 'index.html') };
   for (const slug of slugs) input[slug] = join(examplesDir, slug, 'index.html');
@@ -53,18 +49,71 @@ export async function startExamples(only?: readonly string[]): Promise<ExamplesS
     logLevel: 'error',
     build: { ...config.build, outDir, emptyOutDir: true, rolldownOptions: { input } },
   });
+}
+
+/**
+ * The run-wide build (test/e2e/global-setup.ts provides the folder): the first caller takes a
+ * lock (an atomic `mkdir`) and builds every example; the others wait for its `done` marker.
+ */
+async function sharedBuild(dir: string): Promise<string> {
+  const out = join(dir, 'dist');
+  const done = join(dir, 'done');
+  const failed = join(dir, 'failed');
+  for (;;) {
+    if (existsSync(done)) return out;
+    if (existsSync(failed)) {
+      throw new Error(`the shared examples build failed: ${await readFile(failed, 'utf8')}`);
+    }
+    try {
+      await mkdir(join(dir, 'lock'));
+    } catch {
+      // Another file is building: wait for its marker.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      await buildInto(
+        out,
+        examples.map((e) => e.slug),
+      );
+      await writeFile(done, '');
+      return out;
+    } catch (error) {
+      await writeFile(failed, String(error));
+      throw error;
+    }
+  }
+}
+
+/**
+ * Builds the examples and serves them on a free localhost port. Under the e2e global setup every
+ * example is built once per test run and shared by all e2e files; otherwise the index and the
+ * pages named in `only` (default: all of examples/catalog.ts) are built into a fresh temporary
+ * folder of this file's own.
+ */
+export async function startExamples(only?: readonly string[]): Promise<ExamplesSite> {
+  const shared = inject('e2eBuildDir');
+  let root: string;
+  let ownDir: string | undefined;
+  if (shared) {
+    root = await sharedBuild(shared);
+  } else {
+    ownDir = await mkdtemp(join(tmpdir(), 'fixedtick-examples-'));
+    root = ownDir;
+    await buildInto(root, only ?? examples.map((e) => e.slug));
+  }
   let server: RunningServer;
   try {
-    server = await serveExamples({ root: outDir });
+    server = await serveExamples({ root });
   } catch (error) {
-    await rm(outDir, { recursive: true, force: true });
+    if (ownDir) await rm(ownDir, { recursive: true, force: true });
     throw error;
   }
   return {
     url: server.url,
     async close() {
       await server.close();
-      await rm(outDir, { recursive: true, force: true });
+      if (ownDir) await rm(ownDir, { recursive: true, force: true });
     },
   };
 }
