@@ -63,7 +63,10 @@ export class SimulatedDisplay {
     this.#lastRealMs = realMs;
     let fed: number;
     if (this.#rate === 'real') {
-      if (Number.isNaN(this.#realOffsetMs)) this.#realOffsetMs = this.#lastFedMs - realMs;
+      // Switching back to real time: continue from the last timestamp fed, one real frame on
+      // (an offset from this frame's own time would feed a 0 s frame).
+      if (Number.isNaN(this.#realOffsetMs))
+        this.#realOffsetMs = this.#lastFedMs - (realMs - realStep);
       fed = realMs + this.#realOffsetMs;
     } else {
       const period = 1000 / this.#rate;

@@ -170,18 +170,20 @@ loop.onFixedUpdate((dt) => {
 });
 
 loop.onUpdate((delta) => {
-  if (delta === 0) return;
+  // Input first: a press is this frame's whatever the frame's length (even a 0 s frame).
   const jump = input.pressedThisFrame('Space');
   const naive = runners.perFrame;
+  const dtRunner = runners.dt;
   takeOff(naive, jump, V0_PER_FRAME);
+  takeOff(dtRunner, jump, V0);
+  // A frame that brought no time (the first one, a paused game) moves nothing.
+  if (delta === 0) return;
   if (naive.airborne) {
     naive.vy -= G_PER_FRAME;
     naive.y += naive.vy;
   }
   afterMove(naive, delta);
 
-  const dtRunner = runners.dt;
-  takeOff(dtRunner, jump, V0);
   if (dtRunner.airborne) {
     dtRunner.vy -= G * delta;
     dtRunner.y += dtRunner.vy * delta;
