@@ -64,7 +64,7 @@ describe('fault injection: three adapter', () => {
     expect(pose.position.toArray()).toEqual([1, 2, 3]);
   });
 
-  it('untracking objects during the interpolation pass itself (from a rotation-change callback)', () => {
+  it('untracking objects during the interpolation pass itself (from inside the adapter’s own write)', () => {
     const loop = new ThreeFixedLoop({ tickRate: 30, errorPolicy: 'throw' });
     const objects = [0, 1, 2, 3, 4, 5].map((i) => spinner(i));
     for (const o of objects) loop.track(o);
@@ -72,26 +72,41 @@ describe('fault injection: three adapter', () => {
       for (const o of objects) {
         if (!loop.isTracked(o)) continue;
         o.position.y += dt;
-        o.rotation.y += dt; // so the interpolation pass writes rotations
+        o.rotation.y += dt;
       }
     });
     for (let i = 0; i < 5; i++) loop.advance(1 / 60);
-    // while the tracker writes object 1's rotation, untrack 1 itself, 0 (written) and 4 (not yet)
-    let inPass = false;
+    // object 1's position.y reports its writes; armed after the last step of a frame, the next
+    // write is the interpolation pass's: from inside it, untrack 1 itself, 0 (written) and 4 (not)
+    const position = objects[1].position;
+    let y = position.y;
+    let enabled = false;
+    let armed = false;
     let fired = 0;
-    const original = objects[1].quaternion._onChangeCallback;
-    objects[1].quaternion._onChange(() => {
-      original();
-      if (!inPass) return;
-      inPass = false;
-      fired++;
-      for (const k of [1, 0, 4]) loop.untrack(objects[k]);
+    Object.defineProperty(position, 'y', {
+      configurable: true,
+      get: () => y,
+      set: (value: number) => {
+        y = value;
+        if (!armed) return;
+        armed = false;
+        fired++;
+        expect(loop.inFixedStep).toBe(false);
+        for (const k of [1, 0, 4]) loop.untrack(objects[k]);
+      },
     });
-    loop.onLateUpdate(() => {
-      inPass = true;
+    loop.onFixedUpdate(
+      () => {
+        armed = false;
+      },
+      { priority: Number.NEGATIVE_INFINITY },
+    );
+    loop.onPostSimulation(() => {
+      armed = enabled;
     });
-    loop.advance(1 / 60); // arms it after the pass
-    loop.advance(1 / 60); // steps, then the interpolation pass fires the callback
+    enabled = true;
+    loop.advance(1 / 30); // one step, then the interpolation pass trips the setter
+    enabled = false;
     expect(fired).toBe(1);
     expect(loop.trackedCount).toBe(3);
     for (const o of objects) {
