@@ -247,7 +247,12 @@ export class FixedLoop implements FrameSink {
   }
   set jitterFix(value: number) {
     const next = checkJitterFix(value);
-    if (next > 0 && this.#jitterFix === 0) this.#jitter.reset();
+    if (next > 0 && this.#jitterFix === 0) {
+      // a fresh history, but time still owed (or borrowed) stays owed: none is lost by toggling
+      const owed = this.#jitter.deficit;
+      this.#jitter.reset();
+      this.#jitter.deficit = owed;
+    }
     this.#jitterFix = next;
   }
   /** When > 0, the fixed frame time of every frame (Unity `captureDeltaTime`). */
@@ -633,6 +638,14 @@ export class FixedLoop implements FrameSink {
       accumulator = jitter.accumulator;
       delta = jitter.delta;
     } else if (scale > 0) {
+      // time the jitter fix still owed (or had borrowed) when it was switched off is paid back
+      // through the frames' delta, never below 0
+      const owed = this.#jitter.deficit;
+      if (owed !== 0) {
+        const paid = Math.max(delta + owed, 0);
+        this.#jitter.deficit = owed - (paid - delta);
+        delta = paid;
+      }
       accumulator = this.#accumulator + delta;
       // max(0, …): the tolerance can leave the accumulator a rounding error below -1 ns, which
       // must count as 0 steps, not -1 (that would hand back a whole step of time)
