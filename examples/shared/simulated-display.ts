@@ -81,7 +81,7 @@ export class SimulatedDisplay {
         this.#creditMs = Math.min(this.#creditMs - period, period);
         this.#index++;
         // From the frame index, not summed, so the timestamps carry no rounding drift.
-        fed = this.#originMs + this.#index * period;
+        fed = this.#originMs + (this.#index * 1000) / this.#rate;
       }
     }
     const realSinceFed = realMs - this.#lastFedRealMs;
