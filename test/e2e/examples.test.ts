@@ -54,14 +54,14 @@ describe('examples index', () => {
 describe.each(examples)('example $slug', ({ slug }) => {
   it('loads with no console error, draws a non-blank canvas and keeps rendering', async () => {
     const { page, errors } = await openPage(browser, new URL(`${slug}/`, site.url).href);
-    await waitForFrames(page, 30);
+    await waitForFrames(page, 10);
     const first = await readState<{ frames: number; example: string }>(page);
     expect(first.example).toBe(slug);
     const pixels = await canvasPixels(page);
     expect(pixels.width).toBeGreaterThan(200);
     expect(pixels.distinctColors).toBeGreaterThanOrEqual(3);
     expect(pixels.coverage).toBeGreaterThan(0.005);
-    await waitForFrames(page, first.frames + 30);
+    await waitForFrames(page, first.frames + 10);
     await maybeScreenshot(page, slug);
     await page.close();
     expect(errors).toEqual([]);
