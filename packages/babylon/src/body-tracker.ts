@@ -319,6 +319,8 @@ export class BodyTracker implements LoopAdapter {
   // ---- LoopAdapter ------------------------------------------------------------------------
 
   beginFrame(): void {
+    // something turned Babylon's own physics step back on: it would step a second time
+    if (this.#scene.physicsEnabled) this.#scene.physicsEnabled = false;
     const changed = this.#scanBodies();
     this.#pruneDisposed(changed);
     if (this.#orderDirty) this.#rebuildOrder();

@@ -28,6 +28,13 @@ describe('BabylonFixedLoop takes physics stepping over from the scene', () => {
     loop.advance(1 / 60);
     expect(loop.tick).toBe(1);
     expect(loop.getSimulationPose(box)?.position[1]).toBeLessThan(10);
+    // turned back on by some other code: switched off again at the next frame, before it renders
+    scene.physicsEnabled = true;
+    let steps = 0;
+    scene.onBeforePhysicsObservable.add(() => steps++);
+    for (let f = 0; f < 60; f++) loop.advance(1 / 60);
+    expect(steps).toBe(60);
+    expect(scene.physicsEnabled).toBe(false);
   });
 
   it('a deterministicLockstep engine gets a clear error', async () => {
