@@ -13,7 +13,10 @@ export interface ReportInput {
   durationSeconds: number;
   behaviour: Row[];
   speed: Row[];
-  /** Closing notes per speed row id: why Fixedtick is slower where it is, and what it would take. */
+  /**
+   * Closing notes by row id (every speed row, and behaviour rows that need one): where Fixedtick
+   * misses the mark or is slower, why, and what it would take.
+   */
   closing: Record<string, string>;
 }
 
@@ -82,14 +85,11 @@ export function renderReport(input: ReportInput): string {
     '',
     table(input.speed),
     '',
-    '## Where Fixedtick is slower, why, and what it would take',
+    '## Where Fixedtick misses or is slower, why, and what it would take',
     '',
-    ...input.speed.flatMap((row) => [
-      `### ${row.title}`,
-      '',
-      input.closing[row.id] ?? 'No note.',
-      '',
-    ]),
+    ...[...input.behaviour, ...input.speed]
+      .filter((row) => input.closing[row.id] !== undefined)
+      .flatMap((row) => [`### ${row.title}`, '', input.closing[row.id] ?? 'No note.', '']),
     '## How each cell was measured',
     '',
     details([...input.behaviour, ...input.speed]),

@@ -94,7 +94,7 @@ writeFileSync(
     durationSeconds,
     behaviour,
     speed,
-    closing: closingNotes(speed),
+    closing: closingNotes(behaviour, speed),
   }),
 );
 process.stdout.write(json);
