@@ -160,6 +160,41 @@ describe('timing graph in Chromium', () => {
     await page.screenshot({ path: join(shotDir, 'timing-graph-live.png') });
   });
 
+  it('allocates nothing per frame once warm (V8 sampling heap profiler, 20 000 frames)', async () => {
+    await run((w) => {
+      w.loop.stop();
+      w.frames(20_000, 1000 / 144); // warm up: let V8 optimise the draw path
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.startSampling', {
+      samplingInterval: 16,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    const FRAMES = 20_000;
+    await page.evaluate(`window.__fixedtick.frames(${FRAMES}, 1000 / 144)`);
+    const { profile } = await cdp.send('HeapProfiler.getSamplingProfile');
+    await cdp.send('HeapProfiler.stopSampling');
+    await cdp.detach();
+    type Node = { callFrame: { functionName: string }; selfSize: number; children: Node[] };
+    const bytes = new Map<string, number>();
+    const walk = (node: Node): void => {
+      const name = node.callFrame.functionName;
+      bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
+      for (const child of node.children) walk(child);
+    };
+    walk(profile.head as Node);
+    // The per-frame path of the graph: the listener, recording, scaling and drawing the bars.
+    const perFrame = ['onFrame', 'record', 'heightOf', 'draw'].reduce(
+      (sum, name) => sum + (bytes.get(name) ?? 0),
+      0,
+    );
+    expect(perFrame / FRAMES).toBeLessThan(1);
+    // The text line is rebuilt 4 times a second (a few strings), not per frame.
+    expect((bytes.get('drawText') ?? 0) / FRAMES).toBeLessThan(32);
+  }, 120_000);
+
   it('hides and shows with its toggle key', async () => {
     await page.keyboard.press('g');
     expect(await run((w) => w.graph.visible)).toBe(false);

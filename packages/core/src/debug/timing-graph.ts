@@ -149,8 +149,9 @@ export function createTimingGraph(
 ): TimingGraph {
   const frames = options.frames ?? 160;
   const history = new TimingHistory(frames);
-  const width = positiveOption('width', options.width, 320);
-  const height = positiveOption('height', options.height, 120);
+  // Whole CSS pixels, so every canvas call below gets integers (see heightOf).
+  const width = Math.round(positiveOption('width', options.width, 320));
+  const height = Math.round(positiveOption('height', options.height, 120));
   const fixedMaxMs =
     options.maxFrameMs === undefined ? 0 : positiveOption('maxFrameMs', options.maxFrameMs, 50);
   const position = options.position ?? 'top-left';
@@ -213,7 +214,7 @@ export function createTimingGraph(
   const laneBottom = height - 1;
   const laneHeight = ALPHA_HEIGHT - 2;
   const barWidth = width / frames;
-  const barFill = barWidth > 2 ? barWidth - 1 : barWidth;
+  const barFill = Math.max(1, Math.round(barWidth > 2 ? barWidth - 1 : barWidth));
 
   const drawText = (): void => {
     drawnRates = history.ratesVersion;
@@ -250,14 +251,17 @@ export function createTimingGraph(
   };
 
   const linearHeight = plotHeight * LINEAR_SHARE;
-  let scaleMaxMs = 50;
-  let scale = 1;
-  let logScale = 1;
-  /** Height of a bar of `ms`: linear up to the max, then logarithmic, capped at the plot. */
+  // [top of the linear scale in ms, px per ms, px per log unit]. A typed array, not `let`s: a
+  // double written to a closure variable is boxed (allocated) on every write.
+  const scaling = new Float64Array([50, 1, 1]);
+  /**
+   * Height in whole pixels of a bar of `ms`: linear up to the max, then logarithmic, capped at
+   * the plot. Whole pixels: a fractional number passed to a canvas call is boxed (allocated).
+   */
   const heightOf = (ms: number): number => {
-    if (ms <= scaleMaxMs) return ms * scale;
-    const h = linearHeight + Math.log(ms / scaleMaxMs) * logScale;
-    return Math.min(h, plotHeight);
+    const maxMs = scaling[0];
+    const h = ms <= maxMs ? ms * scaling[1] : linearHeight + Math.log(ms / maxMs) * scaling[2];
+    return Math.round(Math.min(h, plotHeight));
   };
 
   const draw = (): void => {
@@ -265,9 +269,9 @@ export function createTimingGraph(
     if (drawnRates !== history.ratesVersion) drawText();
     const fixedMs = loop.fixedDelta * 1000;
     const maxMs = fixedMaxMs > 0 ? fixedMaxMs : Math.max(50, 3 * fixedMs);
-    scaleMaxMs = maxMs;
-    scale = linearHeight / maxMs;
-    logScale = (plotHeight - linearHeight) / Math.log(Math.max(LOG_TOP_MS / maxMs, 1.01));
+    scaling[0] = maxMs;
+    scaling[1] = linearHeight / maxMs;
+    scaling[2] = (plotHeight - linearHeight) / Math.log(Math.max(LOG_TOP_MS / maxMs, 1.01));
     ctx.clearRect(0, plotTop, width, height - plotTop);
     ctx.fillStyle = BACKGROUND;
     ctx.fillRect(0, plotTop, width, height - plotTop);
@@ -280,7 +284,7 @@ export function createTimingGraph(
     const anomalies = history.anomalies;
     for (let age = 0; age < n; age++) {
       const i = history.indexOf(age);
-      const x = width - (age + 1) * barWidth;
+      const x = Math.round(width - (age + 1) * barWidth);
       if (anomalies[i] > 0) {
         ctx.fillStyle = ANOMALY_COLOUR;
         ctx.fillRect(x, plotTop, barFill, plotHeight);
@@ -289,38 +293,42 @@ export function createTimingGraph(
       const s = steps[i];
       ctx.fillStyle = STEP_COLOURS[s < STEP_COLOURS.length ? s : STEP_COLOURS.length - 1];
       // A 0 ms frame still gets a 1 px bar so its step count shows.
-      ctx.fillRect(x, plotBottom - Math.max(h, 1), barFill, Math.max(h, 1));
+      const hb = Math.max(h, 1);
+      ctx.fillRect(x, plotBottom - hb, barFill, hb);
       const total = frameMs[i] + droppedMs[i];
       const d = heightOf(total) - h;
       if (droppedMs[i] > 0) {
         ctx.fillStyle = DROPPED_COLOUR;
-        ctx.fillRect(x, plotBottom - h - d, barFill, Math.max(d, 1));
+        const db = Math.max(d, 1);
+        ctx.fillRect(x, plotBottom - h - db, barFill, db);
       }
       if (total >= LOG_TOP_MS) {
         ctx.fillStyle = CLIP_COLOUR;
         ctx.fillRect(x, plotTop, barFill, 2);
       }
-      const a = alpha[i] * laneHeight;
+      const a = Math.round(alpha[i] * laneHeight);
       ctx.fillStyle = ALPHA_COLOUR;
-      ctx.fillRect(x, laneBottom - Math.max(a, 1), barFill, Math.max(a, 1));
+      const ab = Math.max(a, 1);
+      ctx.fillRect(x, laneBottom - ab, barFill, ab);
     }
     // Where the linear scale ends.
     ctx.fillStyle = ZONE_COLOUR;
     ctx.fillRect(0, Math.round(plotBottom - linearHeight), width, 1);
     // The fixed step: bars above it needed more than one step's worth of real time.
-    const stepY = plotBottom - fixedMs * scale;
+    const stepY = Math.round(plotBottom - fixedMs * scaling[1]);
     if (stepY > plotTop) {
       ctx.fillStyle = STEP_LINE_COLOUR;
-      ctx.fillRect(0, Math.round(stepY), width, 1);
+      ctx.fillRect(0, stepY, width, 1);
     }
   };
 
-  const unsubscribe = loop.onPostRender(() => {
+  const onFrame = (): void => {
     const total = loop.stats.anomalies;
     history.record(loop.lastFrame, total - lastAnomalies, loop.timeScale);
     lastAnomalies = total;
     if (visible) draw();
-  });
+  };
+  const unsubscribe = loop.onPostRender(onFrame);
 
   const onKey = (event: KeyboardEvent): void => {
     if (event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
