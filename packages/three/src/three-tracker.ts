@@ -26,6 +26,7 @@ import {
   PoseBuffer,
 } from '@fixedtick/core';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
+import { restoreRotation, setRotation } from './rotation-sync.ts';
 
 /** A simulation pose: local position, rotation and scale. */
 export interface SimulationPose {
@@ -66,11 +67,21 @@ export class ThreeTracker implements LoopAdapter {
   #simMatrix = new Float32Array(this.#poses.capacity * MATRIX_SIZE);
   /** By slot × 16: the instance matrix this adapter last wrote (teleport check). */
   #lastMatrix = new Float32Array(this.#poses.capacity * MATRIX_SIZE);
+  /** By slot × 3: `rotation` (Euler) captured with the current pose, restored with it. */
+  #euler = new Float64Array(this.#poses.capacity * 3);
+  /** By slot: the Euler order `#euler` was captured in. */
+  #eulerOrder: string[] = [];
   readonly #slots = new Map<Object3D, number>();
   readonly #instanceSlots = new Map<InstancedMesh, Map<number, number>>();
   #list = new Int32Array(16);
   /** Objects currently hold simulation poses (between restore and the interpolation pass). */
   #holdsSimulation = false;
+  /** `beginFrame` ran and the frame's first pass over the objects has not checked them yet. */
+  #checkPending = false;
+  /** The last step of the frame ran and its pose is still to be captured. */
+  #capturePending = false;
+  /** Steps run in this frame so far. */
+  #stepsRun = 0;
   readonly #matrix = new Matrix4();
   readonly #position = new Vector3();
   readonly #quaternion = new Quaternion();
@@ -263,82 +274,108 @@ export class ThreeTracker implements LoopAdapter {
 
   // ---- LoopAdapter ------------------------------------------------------------------------
 
-  /** Teleport check: a pose that differs from the one last written was written by user code. */
+  /**
+   * Arms the teleport check. Nothing runs between this and the frame's first pass over the
+   * objects (restore in a frame with steps, the interpolation pass otherwise), so the check is
+   * done there, fused with that pass: each object is visited once instead of twice.
+   */
   beginFrame(): void {
     this.#holdsSimulation = false;
-    const size = this.#poses.size;
-    const objects = this.#objects;
-    const instance = this.#instance;
-    const o = this.#poses.output; // a teleport resets rows but never reallocates
-    for (let slot = 0; slot < size; slot++) {
-      const object = objects[slot];
-      if (object === undefined) continue;
-      if (instance[slot] < 0) {
-        const r = slot * POSE_STRIDE;
-        const p = object.position;
-        const q = object.quaternion;
-        const s = object.scale;
-        if (
-          p.x !== o[r] ||
-          p.y !== o[r + 1] ||
-          p.z !== o[r + 2] ||
-          q.x !== o[r + 3] ||
-          q.y !== o[r + 4] ||
-          q.z !== o[r + 5] ||
-          q.w !== o[r + 6] ||
-          s.x !== o[r + 7] ||
-          s.y !== o[r + 8] ||
-          s.z !== o[r + 9]
-        ) {
-          this.#teleport(slot);
-        }
-      } else if (this.#instanceDiffers(slot, this.#lastMatrix)) {
-        this.#teleport(slot);
-      }
-    }
+    this.#checkPending = true;
+    this.#capturePending = false;
+    this.#stepsRun = 0;
   }
 
-  /** Restore: objects get their current simulation pose back before the first step. */
+  /** Teleport check (if armed) and restore: objects get their simulation pose back. */
   beforeSteps(): void {
-    this.#holdsSimulation = true;
-    const size = this.#poses.size;
+    const check = this.#checkPending;
+    this.#checkPending = false;
+    const poses = this.#poses;
+    const size = poses.size;
     const objects = this.#objects;
     const instance = this.#instance;
-    const c = this.#poses.current;
+    const o = poses.output; // a teleport resets rows but never reallocates
+    const c = poses.current;
+    const euler = this.#euler;
+    const orders = this.#eulerOrder;
     for (let slot = 0; slot < size; slot++) {
       const object = objects[slot];
       if (object === undefined) continue;
-      const r = slot * POSE_STRIDE;
-      if (instance[slot] < 0) {
-        const p = object.position;
-        p.x = c[r];
-        p.y = c[r + 1];
-        p.z = c[r + 2];
-        const q = object.quaternion;
-        const qx = c[r + 3];
-        const qy = c[r + 4];
-        const qz = c[r + 5];
-        const qw = c[r + 6];
-        // Quaternion.set also re-derives object.rotation (Euler): skip it when nothing changes
-        if (q.x !== qx || q.y !== qy || q.z !== qz || q.w !== qw) q.set(qx, qy, qz, qw);
-        const s = object.scale;
-        s.x = c[r + 7];
-        s.y = c[r + 8];
-        s.z = c[r + 9];
-      } else {
-        this.#writeMatrix(slot, this.#simMatrix);
+      if (instance[slot] >= 0) {
+        if (check && this.#instanceDiffers(slot, this.#lastMatrix)) this.#teleport(slot);
+        else this.#writeMatrix(slot, this.#simMatrix);
+        continue;
       }
+      const p = object.position;
+      const q = object.quaternion;
+      const s = object.scale;
+      const px = p.x;
+      const py = p.y;
+      const pz = p.z;
+      const qx = q.x;
+      const qy = q.y;
+      const qz = q.z;
+      const qw = q.w;
+      const sx = s.x;
+      const sy = s.y;
+      const sz = s.z;
+      const r = slot * POSE_STRIDE;
+      if (
+        check &&
+        (px !== o[r] ||
+          py !== o[r + 1] ||
+          pz !== o[r + 2] ||
+          qx !== o[r + 3] ||
+          qy !== o[r + 4] ||
+          qz !== o[r + 5] ||
+          qw !== o[r + 6] ||
+          sx !== o[r + 7] ||
+          sy !== o[r + 8] ||
+          sz !== o[r + 9])
+      ) {
+        this.#teleport(slot); // leaves the object at its (new) simulation pose
+        continue;
+      }
+      if (px !== c[r]) p.x = c[r];
+      if (py !== c[r + 1]) p.y = c[r + 1];
+      if (pz !== c[r + 2]) p.z = c[r + 2];
+      // the quaternion with the very Euler angles the step left (no trig, no callback)
+      const e = object.rotation;
+      if (e.order === orders[slot]) {
+        const k = slot * 3;
+        restoreRotation(q, e, c, r + 3, euler, k);
+      } else {
+        setRotation(q, e, c, r + 3);
+      }
+      if (sx !== c[r + 7]) s.x = c[r + 7];
+      if (sy !== c[r + 8]) s.y = c[r + 8];
+      if (sz !== c[r + 9]) s.z = c[r + 9];
     }
+    this.#holdsSimulation = true;
   }
 
-  /** Capture: the pose the step left becomes the current simulation pose. */
+  /**
+   * Capture: the pose the step left becomes the current simulation pose. The frame's last step
+   * is captured by the interpolation pass instead (nothing runs in between), fused with it.
+   */
   afterStep(): void {
+    this.#stepsRun++;
+    if (this.#stepsRun >= this.#loop.lastFrame.steps) {
+      this.#capturePending = true;
+      return;
+    }
+    this.#capture();
+  }
+
+  #capture(): void {
     const poses = this.#poses;
     poses.shiftAll();
     const size = poses.size;
     const objects = this.#objects;
     const instance = this.#instance;
     const c = poses.current;
+    const euler = this.#euler;
+    const orders = this.#eulerOrder;
     for (let slot = 0; slot < size; slot++) {
       const object = objects[slot];
       if (object === undefined) continue;
@@ -347,6 +384,12 @@ export class ThreeTracker implements LoopAdapter {
         const p = object.position;
         const q = object.quaternion;
         const s = object.scale;
+        const e = object.rotation;
+        const k = slot * 3;
+        euler[k] = e.x;
+        euler[k + 1] = e.y;
+        euler[k + 2] = e.z;
+        orders[slot] = e.order;
         c[r] = p.x;
         c[r + 1] = p.y;
         c[r + 2] = p.z;
@@ -363,37 +406,93 @@ export class ThreeTracker implements LoopAdapter {
     }
   }
 
-  /** Writes the render pose of every tracked slot for `alpha`. */
+  /**
+   * The frame's last pass over the objects: capture of the last step (in a frame with steps) or
+   * the teleport check (in a frame without), then the render pose for `alpha`.
+   */
   interpolate(alpha: number): void {
+    const check = this.#checkPending;
+    const capture = this.#capturePending;
+    this.#checkPending = false;
+    this.#capturePending = false;
     this.#holdsSimulation = false;
     const poses = this.#poses;
-    poses.interpolate(alpha, this.#loop.fixedDelta);
+    if (capture) poses.shiftAll();
+    const fixedDelta = this.#loop.fixedDelta;
     const size = poses.size;
     const objects = this.#objects;
     const instance = this.#instance;
     const o = poses.output;
+    const c = poses.current;
+    const euler = this.#euler;
+    const orders = this.#eulerOrder;
     for (let slot = 0; slot < size; slot++) {
       const object = objects[slot];
       if (object === undefined) continue;
-      if (instance[slot] < 0) {
-        const r = slot * POSE_STRIDE;
-        const p = object.position;
-        p.x = o[r];
-        p.y = o[r + 1];
-        p.z = o[r + 2];
-        const q = object.quaternion;
-        const qx = o[r + 3];
-        const qy = o[r + 4];
-        const qz = o[r + 5];
-        const qw = o[r + 6];
-        if (q.x !== qx || q.y !== qy || q.z !== qz || q.w !== qw) q.set(qx, qy, qz, qw);
-        const s = object.scale;
-        s.x = o[r + 7];
-        s.y = o[r + 8];
-        s.z = o[r + 9];
-      } else {
-        this.#composeOutput(slot);
+      if (instance[slot] >= 0) {
+        if (capture) this.#readInstance(slot, object as InstancedMesh, instance[slot]);
+        else if (check && this.#instanceDiffers(slot, this.#lastMatrix)) this.#teleport(slot);
+        poses.interpolateSlot(slot, alpha, fixedDelta);
+        this.#writeOutput(slot);
+        continue;
       }
+      const p = object.position;
+      const q = object.quaternion;
+      const s = object.scale;
+      const px = p.x;
+      const py = p.y;
+      const pz = p.z;
+      const qx = q.x;
+      const qy = q.y;
+      const qz = q.z;
+      const qw = q.w;
+      const sx = s.x;
+      const sy = s.y;
+      const sz = s.z;
+      const r = slot * POSE_STRIDE;
+      if (capture) {
+        c[r] = px;
+        c[r + 1] = py;
+        c[r + 2] = pz;
+        c[r + 3] = qx;
+        c[r + 4] = qy;
+        c[r + 5] = qz;
+        c[r + 6] = qw;
+        c[r + 7] = sx;
+        c[r + 8] = sy;
+        c[r + 9] = sz;
+        const e = object.rotation;
+        const k = slot * 3;
+        euler[k] = e.x;
+        euler[k + 1] = e.y;
+        euler[k + 2] = e.z;
+        orders[slot] = e.order;
+      } else if (
+        check &&
+        (px !== o[r] ||
+          py !== o[r + 1] ||
+          pz !== o[r + 2] ||
+          qx !== o[r + 3] ||
+          qy !== o[r + 4] ||
+          qz !== o[r + 5] ||
+          qw !== o[r + 6] ||
+          sx !== o[r + 7] ||
+          sy !== o[r + 8] ||
+          sz !== o[r + 9])
+      ) {
+        // adopts exactly what the object holds, so the values read above stay its pose
+        this.#teleport(slot);
+      }
+      poses.interpolateSlot(slot, alpha, fixedDelta);
+      if (px !== o[r]) p.x = o[r];
+      if (py !== o[r + 1]) p.y = o[r + 1];
+      if (pz !== o[r + 2]) p.z = o[r + 2];
+      if (qx !== o[r + 3] || qy !== o[r + 4] || qz !== o[r + 5] || qw !== o[r + 6]) {
+        setRotation(q, object.rotation, o, r + 3);
+      }
+      if (sx !== o[r + 7]) s.x = o[r + 7];
+      if (sy !== o[r + 8]) s.y = o[r + 8];
+      if (sz !== o[r + 9]) s.z = o[r + 9];
     }
   }
 
@@ -420,6 +519,9 @@ export class ThreeTracker implements LoopAdapter {
       const last = new Float32Array(capacity * MATRIX_SIZE);
       last.set(this.#lastMatrix);
       this.#lastMatrix = last;
+      const euler = new Float64Array(capacity * 3);
+      euler.set(this.#euler);
+      this.#euler = euler;
     }
     this.#objects[slot] = object;
     this.#instance[slot] = index;
@@ -438,6 +540,12 @@ export class ThreeTracker implements LoopAdapter {
     const q = object.quaternion;
     const s = object.scale;
     this.#poses.setCurrent(slot, p.x, p.y, p.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z);
+    const e = object.rotation;
+    const euler = this.#euler;
+    euler[slot * 3] = e.x;
+    euler[slot * 3 + 1] = e.y;
+    euler[slot * 3 + 2] = e.z;
+    this.#eulerOrder[slot] = e.order;
   }
 
   /** Reads instance `index` of `mesh`: its matrix into `simMatrix`, its pose into current. */
@@ -540,6 +648,14 @@ export class ThreeTracker implements LoopAdapter {
     for (let k = 0; k < n; k++) this.#writeOutput(list[k]);
   }
 
+  #outputIsCurrent(slot: number): boolean {
+    const o = this.#poses.output;
+    const c = this.#poses.current;
+    const r = slot * POSE_STRIDE;
+    for (let k = 0; k < POSE_STRIDE; k++) if (o[r + k] !== c[r + k]) return false;
+    return true;
+  }
+
   /** Writes the current simulation pose of `slot` to its object (untrack). */
   #writeCurrent(slot: number): void {
     this.#poses.reset(slot);
@@ -549,7 +665,16 @@ export class ThreeTracker implements LoopAdapter {
   /** Writes the output row of `slot` to its object. */
   #writeOutput(slot: number): void {
     if (this.#instance[slot] >= 0) {
-      this.#composeOutput(slot);
+      if (this.#outputIsCurrent(slot)) {
+        // exactly the simulation's own matrix, not a float32 round trip through a pose
+        const at = slot * MATRIX_SIZE;
+        const sim = this.#simMatrix;
+        const last = this.#lastMatrix;
+        for (let k = 0; k < MATRIX_SIZE; k++) last[at + k] = sim[at + k];
+        this.#writeMatrix(slot, sim);
+      } else {
+        this.#composeOutput(slot);
+      }
       return;
     }
     const object = this.#objects[slot] as Object3D;
@@ -557,8 +682,14 @@ export class ThreeTracker implements LoopAdapter {
     const r = slot * POSE_STRIDE;
     object.position.set(o[r], o[r + 1], o[r + 2]);
     const q = object.quaternion;
-    if (q.x !== o[r + 3] || q.y !== o[r + 4] || q.z !== o[r + 5] || q.w !== o[r + 6]) {
-      q.set(o[r + 3], o[r + 4], o[r + 5], o[r + 6]);
+    const e = object.rotation;
+    if (e.order === this.#eulerOrder[slot] && this.#outputIsCurrent(slot)) {
+      // the simulation pose: with the Euler angles the simulation left, as restore does
+      const k = slot * 3;
+      const euler = this.#euler;
+      restoreRotation(q, e, o, r + 3, euler, k);
+    } else if (q.x !== o[r + 3] || q.y !== o[r + 4] || q.z !== o[r + 5] || q.w !== o[r + 6]) {
+      setRotation(q, e, o, r + 3);
     }
     object.scale.set(o[r + 7], o[r + 8], o[r + 9]);
   }

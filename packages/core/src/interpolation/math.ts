@@ -132,6 +132,34 @@ export function extrapolateRotation(
   wz: number,
   seconds: number,
 ): void {
+  const args = ROTATE_ARGS;
+  args[0] = wx;
+  args[1] = wy;
+  args[2] = wz;
+  args[3] = seconds;
+  rotateBy(out, oi, q, qi, args, 0);
+}
+
+/** Scratch arguments of {@link extrapolateRotation} (sync, never re-entered). */
+const ROTATE_ARGS = new Float64Array(4);
+
+/**
+ * {@link extrapolateRotation} with `(wx, wy, wz, seconds)` read from `args[ai..ai+3]`: the form
+ * the buffers call in their per-frame pass, because V8 boxes doubles passed as arguments to a
+ * function it does not inline. Internal to the core.
+ */
+export function rotateBy(
+  out: NumericArray,
+  oi: number,
+  q: NumericArray,
+  qi: number,
+  args: NumericArray,
+  ai: number,
+): void {
+  const wx = args[ai];
+  const wy = args[ai + 1];
+  const wz = args[ai + 2];
+  const seconds = args[ai + 3];
   const qx = q[qi];
   const qy = q[qi + 1];
   const qz = q[qi + 2];

@@ -33,8 +33,8 @@
 import {
   estimateAngularVelocity,
   extrapolate,
-  extrapolateRotation,
   lerp,
+  rotateBy,
   SLERP_NLERP_THRESHOLD,
 } from './math.ts';
 
@@ -111,7 +111,8 @@ export class PoseBuffer {
   /** Slots with a tracked parent: while 0, `reset` needs no walk over the other slots. */
   #linked = 0;
   #resetSlots: Int32Array;
-  readonly #omega = new Float64Array(3);
+  readonly #omega = new Float64Array(4);
+  readonly #scalars = new Float64Array(2);
 
   /** @param capacity slots to allocate up front (the buffer grows by doubling). */
   constructor(capacity = DEFAULT_CAPACITY) {
@@ -443,20 +444,30 @@ export class PoseBuffer {
    */
   interpolate(alpha: number, fixedDelta: number): void {
     const size = this.#size;
-    const modes = this.#mode;
-    const p = this.#previous;
-    const c = this.#current;
-    const o = this.#output;
-    for (let slot = 0; slot < size; slot++) {
-      const mode = modes[slot];
+    for (let slot = 0; slot < size; slot++) this.interpolateSlot(slot, alpha, fixedDelta);
+  }
+
+  /**
+   * {@link PoseBuffer.interpolate} for one slot (a free slot is left alone), for adapters that
+   * check, interpolate and write each body in one pass over their objects. Hot path: `slot` is
+   * not checked beyond being in use.
+   */
+  interpolateSlot(slot: number, alpha: number, fixedDelta: number): void {
+    const mode = this.#mode[slot];
+    // alpha and fixedDelta reach the row helpers through a scratch array: V8 boxes a double
+    // passed to a function it does not inline (one heap number per body per frame)
+    const scalars = this.#scalars;
+    scalars[0] = alpha;
+    scalars[1] = fixedDelta;
+    if (mode === INTERPOLATE) {
+      this.#lerpRow(this.#previous, this.#current, this.#output, slot * POSE_STRIDE);
+    } else if (mode === NONE) {
+      const c = this.#current;
+      const o = this.#output;
       const r = slot * POSE_STRIDE;
-      if (mode === INTERPOLATE) {
-        this.#lerpRow(p, c, o, r, alpha);
-      } else if (mode === NONE) {
-        for (let k = 0; k < POSE_STRIDE; k++) o[r + k] = c[r + k];
-      } else if (mode === EXTRAPOLATE) {
-        this.#extrapolateRow(slot, alpha, fixedDelta);
-      }
+      for (let k = 0; k < POSE_STRIDE; k++) o[r + k] = c[r + k];
+    } else if (mode === EXTRAPOLATE) {
+      this.#extrapolateRow(slot);
     }
   }
 
@@ -486,7 +497,8 @@ export class PoseBuffer {
   }
 
   /** Interpolates one row; inlined by hand (lerp/slerp contracts of `math.ts`) for speed. */
-  #lerpRow(p: Float64Array, c: Float64Array, o: Float64Array, r: number, t: number): void {
+  #lerpRow(p: Float64Array, c: Float64Array, o: Float64Array, r: number): void {
+    const t = this.#scalars[0];
     // position and scale: exact-endpoint lerp
     o[r] = lerp(p[r], c[r], t);
     o[r + 1] = lerp(p[r + 1], c[r + 1], t);
@@ -544,28 +556,33 @@ export class PoseBuffer {
     o[r + 6] = w * inv;
   }
 
-  #extrapolateRow(slot: number, alpha: number, fixedDelta: number): void {
+  #extrapolateRow(slot: number): void {
     const r = slot * POSE_STRIDE;
     const p = this.#previous;
     const c = this.#current;
     const o = this.#output;
-    const seconds = alpha * fixedDelta;
+    const alpha = this.#scalars[0];
+    const w = this.#omega; // (wx, wy, wz, seconds) for rotateBy
     if (this.#hasVelocity[slot] === 1) {
+      const seconds = alpha * this.#scalars[1];
       const v = this.#velocity;
       const i = slot * VELOCITY_STRIDE;
       o[r] = extrapolate(c[r], v[i], seconds);
       o[r + 1] = extrapolate(c[r + 1], v[i + 1], seconds);
       o[r + 2] = extrapolate(c[r + 2], v[i + 2], seconds);
-      extrapolateRotation(o, r + 3, c, r + 3, v[i + 3], v[i + 4], v[i + 5], seconds);
+      w[0] = v[i + 3];
+      w[1] = v[i + 4];
+      w[2] = v[i + 5];
+      w[3] = seconds;
     } else {
       // velocity from the last two poses: (curr - prev) per step, advanced alpha steps
       o[r] = extrapolate(c[r], c[r] - p[r], alpha);
       o[r + 1] = extrapolate(c[r + 1], c[r + 1] - p[r + 1], alpha);
       o[r + 2] = extrapolate(c[r + 2], c[r + 2] - p[r + 2], alpha);
-      const w = this.#omega;
       estimateAngularVelocity(w, 0, p, r + 3, c, r + 3, 1);
-      extrapolateRotation(o, r + 3, c, r + 3, w[0], w[1], w[2], alpha);
+      w[3] = alpha;
     }
+    rotateBy(o, r + 3, c, r + 3, w, 0);
     o[r + 7] = c[r + 7];
     o[r + 8] = c[r + 8];
     o[r + 9] = c[r + 9];
