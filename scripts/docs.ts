@@ -28,10 +28,32 @@ import { publicEntries } from './lib/entries.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * Reading order of the guides, by file name under docs/ (without `.md`): getting started, the
+ * model, the porting guides, then reference material. Guides not listed follow alphabetically.
+ */
+const GUIDE_ORDER = [
+  'getting-started',
+  'three',
+  'babylon',
+  'timing-model',
+  'interpolation',
+  'input-and-determinism',
+  'timing-graph',
+  'porting/unity',
+  'porting/godot',
+  'porting/roblox',
+  'guarantees',
+  'errors',
+  'examples',
+  'comparison',
+];
+
 /** First `# heading` of a Markdown text, if any. */
 function firstHeading(markdown: string): string | undefined {
   const m = /^#\s+(.+?)\s*#*\s*$/m.exec(markdown);
-  return m?.[1];
+  // Titles are plain text in the navigation: drop inline-code backticks and emphasis.
+  return m?.[1].replace(/`|\*\*/g, '');
 }
 
 async function main(): Promise<void> {
@@ -101,11 +123,29 @@ async function main(): Promise<void> {
     }
   });
   // A guide's title is its first heading (or its front-matter `title`).
+  // Guides in reading order (by file name); others follow alphabetically.
+  const fileNameOf = new Map<DocumentReflection, string>();
   app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, doc: DocumentReflection) => {
+    fileNameOf.set(doc, doc.name);
     if (typeof doc.frontmatter.title === 'string') return;
     const text = doc.content.map((part) => part.text).join('');
     const title = firstHeading(text);
     if (title !== undefined) doc.name = title;
+  });
+  app.converter.on(Converter.EVENT_RESOLVE_END, (context) => {
+    const rank = (doc: DocumentReflection): number => {
+      const at = GUIDE_ORDER.indexOf(fileNameOf.get(doc) ?? '');
+      return at < 0 ? GUIDE_ORDER.length : at;
+    };
+    const byRank = (a: DocumentReflection, b: DocumentReflection): number =>
+      rank(a) - rank(b) || a.name.localeCompare(b.name);
+    const project = context.project;
+    project.documents?.sort(byRank);
+    const docs = project.documents ?? [];
+    const rest = (project.childrenIncludingDocuments ?? []).filter(
+      (c) => !docs.includes(c as DocumentReflection),
+    );
+    project.childrenIncludingDocuments = [...docs, ...rest];
   });
 
   const project = await app.convert();
