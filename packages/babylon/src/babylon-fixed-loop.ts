@@ -57,7 +57,11 @@ export interface BabylonFixedLoopOptions extends FixedLoopOptions {
 
 /** Options of {@link BabylonFixedLoop.track}. */
 export interface TrackOptions {
-  /** @defaultValue the loop's `defaultInterpolation` */
+  /**
+   * Interpolation mode of this node. Without it the node follows the loop's
+   * `defaultInterpolation`, also when that changes later.
+   * @defaultValue the loop's `defaultInterpolation`
+   */
   interpolation?: InterpolationMode;
 }
 
@@ -145,7 +149,7 @@ export class BabylonFixedLoop extends FixedLoop {
   /** The scene this loop steps and renders. */
   readonly scene: Scene;
   readonly #tracker: BodyTracker;
-  readonly #defaultMode: InterpolationMode;
+  readonly #settings: TrackerSettings;
 
   /**
    * Takes over `scene`'s physics stepping (`scene.physicsEnabled` is set to `false` until
@@ -156,7 +160,7 @@ export class BabylonFixedLoop extends FixedLoop {
     const { loop, settings } = prepare(scene, options);
     super(loop);
     this.scene = scene;
-    this.#defaultMode = settings.defaultInterpolation;
+    this.#settings = settings;
     this.#tracker = new BodyTracker(scene as unknown as SceneLike, this, settings);
     this.addAdapter(this.#tracker);
     if (settings.autoTrack) this.#tracker.beginFrame();
@@ -170,10 +174,22 @@ export class BabylonFixedLoop extends FixedLoop {
   track(node: TransformNode, options: TrackOptions = {}): this {
     const mode =
       options.interpolation === undefined
-        ? this.#defaultMode
+        ? undefined
         : checkMode(options.interpolation, 'interpolation');
     this.#tracker.track(node as unknown as NodeLike, mode);
     return this;
+  }
+
+  /**
+   * The interpolation mode of auto-tracked bodies and of nodes tracked without a mode. Live:
+   * setting it switches all of those at once (a mode selector in a settings menu); nodes
+   * tracked with an explicit mode keep theirs.
+   */
+  get defaultInterpolation(): InterpolationMode {
+    return this.#settings.defaultInterpolation;
+  }
+  set defaultInterpolation(mode: InterpolationMode) {
+    this.#tracker.setDefaultMode(checkMode(mode, 'defaultInterpolation'));
   }
 
   /**

@@ -106,6 +106,8 @@ export class BodyTracker implements LoopAdapter {
   #autoSlot = new Uint8Array(0);
   /** 1 where the slot extrapolates (Havok's velocities are read after each step). */
   #extrapolating = new Uint8Array(0);
+  /** 1 where the slot follows `defaultInterpolation` (auto-tracked, or tracked with no mode). */
+  #usesDefault = new Uint8Array(0);
 
   /** Slots in parent-before-child order. */
   #order = new Int32Array(0);
@@ -157,8 +159,11 @@ export class BodyTracker implements LoopAdapter {
 
   // ---- public operations (through BabylonFixedLoop) ----------------------------------------
 
-  /** Tracks `node` (every instance, for a thin-instanced physics mesh). */
-  track(node: NodeLike, mode: InterpolationMode, auto = false): void {
+  /**
+   * Tracks `node` (every instance, for a thin-instanced physics mesh) with `mode`, or with the
+   * default mode (and following later changes of it) when `mode` is undefined.
+   */
+  track(node: NodeLike, mode: InterpolationMode | undefined, auto = false): void {
     const body = node.physicsBody ?? null;
     if (body && body.numInstances > 0) {
       this.#trackThin(node, body, mode, auto);
@@ -443,7 +448,6 @@ export class BodyTracker implements LoopAdapter {
     for (const entry of [...this.#thinList]) {
       if (entry.body && !present.has(entry.body)) this.#removeThin(entry, false);
     }
-    const mode = this.#settings.defaultInterpolation;
     const auto = this.#settings.autoTrack;
     for (const body of bodies) {
       if (this.#optedOut.has(body)) continue;
@@ -453,14 +457,18 @@ export class BodyTracker implements LoopAdapter {
       if (thinEntry && thinEntry.slots.length !== body.numInstances) {
         // instances were added or removed: track the new set
         const wasAuto = thinEntry.auto;
-        const m = this.#poses.getMode(thinEntry.slots[0] ?? 0);
+        const first = thinEntry.slots[0];
+        const m =
+          first === undefined || this.#usesDefault[first] === 1
+            ? undefined
+            : this.#poses.getMode(first);
         this.#removeThin(thinEntry, false);
         this.#trackThin(node, body, m, wasAuto);
         continue;
       }
       if (!auto || this.#nodeSlot.has(node) || thinEntry) continue;
       if (body.getMotionType() !== MOTION_DYNAMIC) continue;
-      this.track(node, mode, true);
+      this.track(node, undefined, true);
     }
     return true;
   }
@@ -497,18 +505,30 @@ export class BodyTracker implements LoopAdapter {
 
   // ---- slots ------------------------------------------------------------------------------
 
-  #addSlot(mode: InterpolationMode): number {
-    const slot = this.#poses.add(mode);
+  #addSlot(mode: InterpolationMode | undefined): number {
+    const resolved = mode ?? this.#settings.defaultInterpolation;
+    const slot = this.#poses.add(resolved);
     if (slot >= this.#kind.length) this.#growSlots(this.#poses.capacity);
-    this.#extrapolating[slot] = mode === 'extrapolate' ? 1 : 0;
+    this.#extrapolating[slot] = resolved === 'extrapolate' ? 1 : 0;
+    this.#usesDefault[slot] = mode === undefined ? 1 : 0;
     this.#pendingReset[slot] = 0;
     this.#parented[slot] = 0;
     return slot;
   }
 
-  #setMode(slot: number, mode: InterpolationMode): void {
-    this.#poses.setMode(slot, mode);
-    this.#extrapolating[slot] = mode === 'extrapolate' ? 1 : 0;
+  #setMode(slot: number, mode: InterpolationMode | undefined): void {
+    const resolved = mode ?? this.#settings.defaultInterpolation;
+    this.#poses.setMode(slot, resolved);
+    this.#extrapolating[slot] = resolved === 'extrapolate' ? 1 : 0;
+    this.#usesDefault[slot] = mode === undefined ? 1 : 0;
+  }
+
+  /** Changes the default mode, and the mode of every slot that follows it. */
+  setDefaultMode(mode: InterpolationMode): void {
+    this.#settings.defaultInterpolation = mode;
+    for (let slot = 0; slot < this.#poses.size; slot++) {
+      if (this.#poses.has(slot) && this.#usesDefault[slot] === 1) this.#setMode(slot, undefined);
+    }
   }
 
   #growSlots(capacity: number): void {
@@ -526,6 +546,7 @@ export class BodyTracker implements LoopAdapter {
     this.#pendingReset = grow(this.#pendingReset, capacity);
     this.#autoSlot = grow(this.#autoSlot, capacity);
     this.#extrapolating = grow(this.#extrapolating, capacity);
+    this.#usesDefault = grow(this.#usesDefault, capacity);
     this.#written = grow(this.#written, capacity * POSE_STRIDE);
     this.#writtenMatrix = grow(this.#writtenMatrix, capacity * MATRIX_STRIDE);
     this.#simLocal = grow(this.#simLocal, capacity * LOCAL_STRIDE);
@@ -545,7 +566,12 @@ export class BodyTracker implements LoopAdapter {
     this.#orderDirty = true;
   }
 
-  #trackThin(mesh: NodeLike, body: BodyLike, mode: InterpolationMode, auto: boolean): void {
+  #trackThin(
+    mesh: NodeLike,
+    body: BodyLike,
+    mode: InterpolationMode | undefined,
+    auto: boolean,
+  ): void {
     const existing = this.#thin.get(mesh);
     if (existing) {
       for (const slot of existing.slots) this.#setMode(slot, mode);

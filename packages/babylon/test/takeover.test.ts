@@ -159,6 +159,25 @@ describe('BabylonFixedLoop takes physics stepping over from the scene', () => {
     expect(() => new BabylonFixedLoop({} as never)).toThrowError(TypeError);
   });
 
+  it('defaultInterpolation is live: auto-tracked bodies and nodes tracked without a mode follow it', async () => {
+    const scene = await havokScene();
+    const a = dynamicBox(scene, 'a', 0, 10, 0);
+    const b = dynamicBox(scene, 'b', 3, 10, 0);
+    const loop = new BabylonFixedLoop(scene, { tickRate: 60 });
+    loop.track(b, { interpolation: 'none' });
+    expect(loop.interpolationOf(a)).toBe('interpolate');
+    loop.defaultInterpolation = 'extrapolate';
+    expect(loop.defaultInterpolation).toBe('extrapolate');
+    expect(loop.interpolationOf(a)).toBe('extrapolate');
+    expect(loop.interpolationOf(b)).toBe('none');
+    const late = dynamicBox(scene, 'late', 6, 10, 0);
+    loop.advance(1 / 60);
+    expect(loop.interpolationOf(late)).toBe('extrapolate');
+    expect(() => {
+      loop.defaultInterpolation = 'lerp' as never;
+    }).toThrowError(RangeError);
+  });
+
   it('auto-tracks dynamic bodies, including ones created later, and not static or animated ones', async () => {
     const scene = await havokScene();
     const early = dynamicBox(scene, 'early', 0, 10, 0);
