@@ -1,5 +1,14 @@
+import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
+import { Scene } from '@babylonjs/core/scene.js';
+import { BabylonFixedLoop } from '@fixedtick/babylon';
 import { FixedLoop } from '@fixedtick/core';
-import { createTimingGraph, TIMING_RATE_PERIOD, TimingHistory } from '@fixedtick/core/debug';
+import {
+  createTimingGraph,
+  TIMING_RATE_PERIOD,
+  type TimingGraphSource,
+  TimingHistory,
+} from '@fixedtick/core/debug';
+import { ThreeFixedLoop } from '@fixedtick/three';
 import { describe, expect, it } from 'vitest';
 
 /** Records every frame of `loop` into `history`, the way the graph does. */
@@ -102,5 +111,23 @@ describe('createTimingGraph outside a browser', () => {
     expect(() => createTimingGraph(new FixedLoop(), options)).toThrow(
       new RegExp(`option "${name}"`),
     );
+  });
+});
+
+describe('createTimingGraph with the adapters', () => {
+  it('takes a ThreeFixedLoop or a BabylonFixedLoop as its source (the FixedLoop API)', () => {
+    const three = new ThreeFixedLoop({ tickRate: 60 });
+    const engine = new NullEngine();
+    const babylon = new BabylonFixedLoop(new Scene(engine), { tickRate: 60 });
+    for (const loop of [three, babylon]) {
+      const source: TimingGraphSource = loop;
+      const history = new TimingHistory(8);
+      source.onPostRender(() => history.record(source.lastFrame, 0, source.timeScale));
+      loop.advance(1 / 30);
+      expect(history.steps[history.indexOf(0)]).toBe(2);
+      expect(() => createTimingGraph(source)).toThrow(/needs a DOM/);
+      loop.dispose();
+    }
+    engine.dispose();
   });
 });
