@@ -126,7 +126,8 @@ export class LoopModel {
     const capture = loop.captureDeltaTime;
     const fd = loop.fixedDelta;
     const frameWith = (frameTime: number, gap: number, forced: number): number => {
-      const raw = capture > 0 ? capture : frameTime;
+      // a stepOnce() frame brings no time of its own, even in capture mode
+      const raw = capture > 0 && forced === 0 ? capture : frameTime;
       this.#offer(raw * scale);
       this.#offer(gap * scale);
       this.#offer(forced * fd);

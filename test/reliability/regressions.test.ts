@@ -86,4 +86,16 @@ describe('reliability regressions', () => {
     expect(worst).toBeLessThanOrEqual(0.5 / 60 + 1e-9);
     expect(loop.time - loop.fixedTime - loop.accumulator).toBeCloseTo(0, 9);
   });
+
+  it('stepOnce runs exactly one step in capture mode too, and leaves the accumulator alone', () => {
+    const loop = new FixedLoop({ captureDeltaTime: 0.05 });
+    loop.advance(0); // 3 captured steps, 0.0 s left over
+    const tick = loop.tick;
+    const accumulator = loop.accumulator;
+    const info = loop.stepOnce();
+    expect(info.steps).toBe(1);
+    expect(info.delta).toBe(1 / 60);
+    expect(loop.tick).toBe(tick + 1);
+    expect(loop.accumulator).toBe(accumulator);
+  });
 });

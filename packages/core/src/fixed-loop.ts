@@ -622,7 +622,8 @@ export class FixedLoop implements FrameSink {
     this.#pendingSteps = 0;
 
     // 2. capture mode, 3. clamp, 4. scale
-    const raw = this.#captureDeltaTime > 0 ? this.#captureDeltaTime : frameTime;
+    // stepOnce's frame brings no time of its own, not even in capture mode: exactly one step
+    const raw = this.#captureDeltaTime > 0 && forced === 0 ? this.#captureDeltaTime : frameTime;
     const unscaled = Math.min(raw, this.#maxDeltaTime);
     const scale = this.#paused ? 0 : this.#timeScale;
     let delta = unscaled * scale;
