@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Application, LogLevel } from 'typedoc';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { undocumentedSymbols } from '../scripts/lib/doc-check.ts';
 import { DOCUMENTED_PACKAGES, publicEntries } from '../scripts/lib/entries.ts';
@@ -122,4 +123,56 @@ describe('figures (docs/figures, embedded by the guides)', () => {
     expect(figures['clamps.svg']).toContain('15 steps · 250 ms run · 750 ms dropped');
     expect(figures['clamps.svg']).toContain('8 steps · 133 ms run · 867 ms dropped');
   });
+});
+
+describe('README quick starts', () => {
+  /** What each quick start assumes the reader already has. */
+  const preludes: Record<(typeof DOCUMENTED_PACKAGES)[number], string> = {
+    core: 'declare function draw(y: number): void;\n',
+    three: [
+      "import type { Mesh, PerspectiveCamera, Scene, WebGLRenderer } from 'three';",
+      'declare const renderer: WebGLRenderer;',
+      'declare const scene: Scene;',
+      'declare const camera: PerspectiveCamera;',
+      'declare const cube: Mesh;',
+      '',
+    ].join('\n'),
+    babylon: [
+      "import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';",
+      "import type { Vector3 } from '@babylonjs/core/Maths/math.vector.js';",
+      "import type { Scene } from '@babylonjs/core/scene.js';",
+      'declare const scene: Scene;',
+      'declare const player: Mesh;',
+      'declare const push: Vector3;',
+      '',
+    ].join('\n'),
+  };
+
+  it('type-check against the real packages', () => {
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(root, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    ) as ts.ParsedCommandLine;
+    const files = new Map<string, string>();
+    for (const pkg of DOCUMENTED_PACKAGES) {
+      const readme = readFileSync(join(root, 'packages', pkg, 'README.md'), 'utf8');
+      const code = /## Quick start[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+      files.set(
+        join(root, 'test', `.quick-start-${pkg}.ts`),
+        `${preludes[pkg]}${code}\nexport {};\n`,
+      );
+    }
+    const host = ts.createCompilerHost(config.options);
+    const readFile = host.readFile.bind(host);
+    const fileExists = host.fileExists.bind(host);
+    host.readFile = (f) => files.get(f) ?? readFile(f);
+    host.fileExists = (f) => files.has(f) || fileExists(f);
+    const program = ts.createProgram([...files.keys()], { ...config.options, noEmit: true }, host);
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file !== undefined && files.has(d.file.fileName))
+      .map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });
