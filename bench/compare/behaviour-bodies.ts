@@ -84,7 +84,7 @@ export async function teleport(): Promise<Row> {
   return {
     id: 'teleport',
     title: 'Teleport in a frame with no step: smear',
-    how: '60 Hz steps, 144 fps; a body is moved 100 units away just before a frame that runs no step; distance between the rendered position and the target after that frame.',
+    how: '60 Hz steps, 144 fps; a body is moved 100 units away just before a frame that runs no step; distance between the rendered position and the target after that frame. Each moves the body the way its users do: mainloop.js and the three.js loop hold the poses in user code and the position is written (writing the previous pose too, by hand, would avoid the smear); thi.ng through its documented `reset()`; Babylon by moving the mesh with pre-step on; cannon-es by writing `body.position` (it has no teleport call).',
     expected: '0.0 px',
     fixedtickCorrect: ft !== undefined && ft.smear < 1e-9 && ft.frameSteps === 0,
     cells,

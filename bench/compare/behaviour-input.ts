@@ -110,7 +110,7 @@ export async function pressZeroStep(): Promise<Row> {
   return {
     id: 'press-0-step',
     title: 'Key press in a 0-step frame',
-    how: '60 Hz steps, 144 fps; a key goes down just before a frame that runs no step; count the steps that see the press.',
+    how: '60 Hz steps, 144 fps; a key goes down just before a frame that runs no step; count the steps that see the press. None of the alternatives has input handling, so their gameplay uses the common per-frame pattern (keydown sets `justPressed`, cleared at the end of the frame); a user who hand-writes a latch (cleared by the step that consumes it) would get "seen once" — that hand-written latch is what `InputLatch` packages, with release/held and replay.',
     expected: 'seen once',
     fixedtickCorrect: ft !== undefined && ft.seen === 1 && ft.frameSteps === 0,
     cells,
@@ -124,7 +124,7 @@ export async function pressTwoStep(): Promise<Row> {
   return {
     id: 'press-2-step',
     title: 'Key press in a 2-step frame',
-    how: '60 Hz steps, 30 fps; a key goes down just before a frame that runs two steps; count the steps that see the press.',
+    how: '60 Hz steps, 30 fps; a key goes down just before a frame that runs two steps; count the steps that see the press (same gameplay as the row above).',
     expected: 'seen once',
     fixedtickCorrect: ft !== undefined && ft.seen === 1 && ft.frameSteps === 2,
     cells,
