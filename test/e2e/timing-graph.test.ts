@@ -1,6 +1,6 @@
 /**
  * The timing graph in real Chromium: a self-contained page (the debug entry bundled from source
- * with esbuild, served from a temp dir over node:http) drives a FixedLoop, first with synthetic
+ * with Vite's build API, served from a temp dir over node:http) drives a FixedLoop, first with synthetic
  * timestamps (144 Hz display, 60 Hz physics, one long frame, one bad timestamp), then live from
  * requestAnimationFrame. Asserts pixels change between frames and dispose removes the canvas.
  */
@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,12 +54,16 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fixedtick-graph-'));
   writeFileSync(join(dir, 'entry.js'), PAGE_SCRIPT);
   await build({
-    entryPoints: [join(dir, 'entry.js')],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    outfile: join(dir, 'page.js'),
+    configFile: false,
     logLevel: 'silent',
+    root: dir,
+    build: {
+      outDir: dir,
+      emptyOutDir: false,
+      minify: false,
+      target: 'es2022',
+      lib: { entry: join(dir, 'entry.js'), formats: ['es'], fileName: () => 'page.js' },
+    },
   });
   writeFileSync(join(dir, 'index.html'), HTML);
   server = createServer((req, res) => {
