@@ -164,6 +164,7 @@ export class LoopModel {
       case 'frameAfterGap': {
         const ts = this.clock + op.stepMs;
         this.clock = ts;
+        if (ts < this.origin) this.anomalies++;
         const gap = Number.isNaN(this.origin) || ts < this.origin ? 0 : (ts - this.origin) / 1000;
         this.origin = ts;
         frameWith(0, gap, 0);

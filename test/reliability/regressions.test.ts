@@ -98,4 +98,17 @@ describe('reliability regressions', () => {
     expect(loop.tick).toBe(tick + 1);
     expect(loop.accumulator).toBe(accumulator);
   });
+
+  it('frameAfterGap with a timestamp earlier than the last counts a backwards anomaly, like frame()', () => {
+    const loop = new FixedLoop();
+    const kinds: string[] = [];
+    loop.onAnomaly((kind) => kinds.push(kind));
+    loop.frame(10_000);
+    const info = loop.frameAfterGap(4_000);
+    expect([info.steps, info.dropped]).toEqual([0, 0]);
+    expect(kinds).toEqual(['backwards']);
+    expect(loop.stats.anomalies).toBe(1);
+    loop.frame(4_000 + 1000 / 60);
+    expect(loop.tick).toBe(1);
+  });
 });

@@ -440,6 +440,8 @@ export class FixedLoop implements FrameSink {
     }
     const last = this.#lastTimestampMs;
     this.#lastTimestampMs = timestampMs;
+    // a clock that went back is an anomaly here too (as in frame()), not a silent 0 s gap
+    if (timestampMs < last) this.#countAnomaly('backwards', timestampMs);
     const gap = Number.isNaN(last) || timestampMs < last ? 0 : (timestampMs - last) / 1000;
     this.#inFrameTime = 0;
     this.#inGapDropped = gap * this.#effectiveScale();
