@@ -138,7 +138,6 @@ export class FixedLoop implements FrameSink {
   #segmentTime = 0;
   #time = 0;
   #unscaledTime = 0;
-  #frameCount = 0;
   #alpha = 0;
   #inFixedStep = false;
   #paused = false;
@@ -290,7 +289,7 @@ export class FixedLoop implements FrameSink {
   }
   /** Frames run since creation. */
   get frameCount(): number {
-    return this.#frameCount;
+    return this.#stats.frames;
   }
   /** Overstep fraction of the last frame, in [0, 1]. */
   get alpha(): number {
@@ -679,7 +678,6 @@ export class FixedLoop implements FrameSink {
       delta += forced * fixedDelta;
     }
 
-    this.#frameCount++;
     this.#time += delta;
     this.#unscaledTime += unscaled;
     info.steps = steps;
@@ -695,22 +693,50 @@ export class FixedLoop implements FrameSink {
     if (boxes.fixedDelta !== fixedDelta) boxes.fixedDelta = fixedDelta;
     // frameStart sees the last frame's alpha; before the first frame that is 0, not the box's null
     if (boxes.alpha !== this.#alpha) boxes.alpha = this.#alpha;
-    if (this.#frameStart.size !== 0) this.#frameStart.emit(boxes.delta, boxes.alpha);
+    // Listener dispatch is written out at each hook (here and below) rather than called: V8
+    // does not inline a dispatch function into this method, and a call site of its own lets V8
+    // inline a hook's single listener. Several listeners go through Hook.emit.
+    const deltaArg = boxes.delta as number;
+    const frameStartFns = this.#frameStart.fns;
+    if (frameStartFns.length === 1) {
+      try {
+        frameStartFns[0](deltaArg, boxes.alpha as number);
+      } catch (error) {
+        this.#frameStart.report(error);
+      }
+    } else if (frameStartFns.length !== 0) this.#frameStart.emit(deltaArg, boxes.alpha as number);
+    // adapters added during the frame take part from the next frame (like listeners)
     const adapters = this.#adapters;
+    const hasAdapters = adapters.length !== 0;
     for (let i = 0; i < adapters.length; i++) this.#call(adapters[i], 'beginFrame');
 
     // 7. ticks
+    const fixedDeltaArg = boxes.fixedDelta as number;
     let s = 0;
     for (; s < steps && !this.#disposed; s++) {
-      if (s === 0 && this.#adapters.length !== 0) this.#adapterStep(0);
+      if (s === 0 && hasAdapters) this.#adapterStep(0);
       this.#inFixedStep = true;
       const tick = this.#tick;
-      if (this.#fixedUpdate.size !== 0) this.#fixedUpdate.emit(boxes.fixedDelta, tick);
-      if (this.#adapters.length !== 0) this.#adapterStep(1);
-      if (this.#postSimulation.size !== 0) this.#postSimulation.emit(boxes.fixedDelta, tick);
+      const fixedUpdateFns = this.#fixedUpdate.fns;
+      if (fixedUpdateFns.length === 1) {
+        try {
+          fixedUpdateFns[0](fixedDeltaArg, tick);
+        } catch (error) {
+          this.#fixedUpdate.report(error);
+        }
+      } else if (fixedUpdateFns.length !== 0) this.#fixedUpdate.emit(fixedDeltaArg, tick);
+      if (hasAdapters) this.#adapterStep(1);
+      const postSimulationFns = this.#postSimulation.fns;
+      if (postSimulationFns.length === 1) {
+        try {
+          postSimulationFns[0](fixedDeltaArg, tick);
+        } catch (error) {
+          this.#postSimulation.report(error);
+        }
+      } else if (postSimulationFns.length !== 0) this.#postSimulation.emit(fixedDeltaArg, tick);
       this.#tick = tick + 1;
       stats.steps++;
-      if (this.#adapters.length !== 0) this.#adapterStep(2);
+      if (hasAdapters) this.#adapterStep(2);
       this.#inFixedStep = false;
     }
     if (s < steps) {
@@ -725,14 +751,43 @@ export class FixedLoop implements FrameSink {
     this.#alpha = alpha;
     info.alpha = alpha;
     if (boxes.alpha !== alpha) boxes.alpha = alpha;
-    if (this.#adapters.length !== 0) this.#adapterStep(3);
+    if (hasAdapters) this.#adapterStep(3);
 
     // 9. per-frame hooks and render
-    if (this.#update.size !== 0) this.#update.emit(boxes.delta, boxes.alpha);
-    if (this.#lateUpdate.size !== 0) this.#lateUpdate.emit(boxes.delta, boxes.alpha);
-    if (this.#preRender.size !== 0) this.#preRender.emit(boxes.delta, boxes.alpha);
-    if (this.#adapters.length !== 0) this.#adapterStep(4);
-    if (this.#postRender.size !== 0) this.#postRender.emit(boxes.delta, boxes.alpha);
+    const alphaArg = boxes.alpha as number;
+    const updateFns = this.#update.fns;
+    if (updateFns.length === 1) {
+      try {
+        updateFns[0](deltaArg, alphaArg);
+      } catch (error) {
+        this.#update.report(error);
+      }
+    } else if (updateFns.length !== 0) this.#update.emit(deltaArg, alphaArg);
+    const lateUpdateFns = this.#lateUpdate.fns;
+    if (lateUpdateFns.length === 1) {
+      try {
+        lateUpdateFns[0](deltaArg, alphaArg);
+      } catch (error) {
+        this.#lateUpdate.report(error);
+      }
+    } else if (lateUpdateFns.length !== 0) this.#lateUpdate.emit(deltaArg, alphaArg);
+    const preRenderFns = this.#preRender.fns;
+    if (preRenderFns.length === 1) {
+      try {
+        preRenderFns[0](deltaArg, alphaArg);
+      } catch (error) {
+        this.#preRender.report(error);
+      }
+    } else if (preRenderFns.length !== 0) this.#preRender.emit(deltaArg, alphaArg);
+    if (hasAdapters) this.#adapterStep(4);
+    const postRenderFns = this.#postRender.fns;
+    if (postRenderFns.length === 1) {
+      try {
+        postRenderFns[0](deltaArg, alphaArg);
+      } catch (error) {
+        this.#postRender.report(error);
+      }
+    } else if (postRenderFns.length !== 0) this.#postRender.emit(deltaArg, alphaArg);
   }
 
   /** Calls one adapter phase on every adapter, isolating errors (no closure, no allocation). */

@@ -33,12 +33,24 @@ export class Hook<F extends (...args: never[]) => unknown> {
   /** The hook's public name, used in error reports (`onFixedUpdate`, …). */
   readonly name: string;
   #entries: readonly Entry<F>[] = [];
+  /** The listeners' functions in dispatch order, parallel to `#entries` (one load per call). */
+  #fns: readonly F[] = [];
   #sink: ErrorSink;
 
   /** @param name used in error reports; @param sink receives listener errors. */
   constructor(name: string, sink: ErrorSink) {
     this.name = name;
     this.#sink = sink;
+  }
+
+  /** The listeners in dispatch order (a snapshot: never mutated, replaced on change). */
+  get fns(): readonly F[] {
+    return this.#fns;
+  }
+
+  /** Sends a listener's error to the sink, as `emit` does. */
+  report(error: unknown): void {
+    this.#sink(error, this.name);
   }
 
   /** How many listeners are subscribed. */
@@ -62,19 +74,24 @@ export class Hook<F extends (...args: never[]) => unknown> {
     let i = next.length;
     while (i > 0 && next[i - 1].priority > priority) i--;
     next.splice(i, 0, entry);
-    this.#entries = next;
+    this.#set(next);
     return () => {
       const at = this.#entries.indexOf(entry);
       if (at < 0) return;
       const rest = this.#entries.slice();
       rest.splice(at, 1);
-      this.#entries = rest;
+      this.#set(rest);
     };
+  }
+
+  #set(entries: Entry<F>[]): void {
+    this.#entries = entries;
+    this.#fns = entries.map((e) => e.fn);
   }
 
   /** Removes every listener, including from a dispatch that is under way (dispose). */
   clear(): void {
-    this.#entries = [];
+    this.#set([]);
     this.#generation++;
   }
 
@@ -82,12 +99,17 @@ export class Hook<F extends (...args: never[]) => unknown> {
 
   /** Calls every listener with `(a, b)`; an error goes to the sink and the others still run. */
   emit(a?: unknown, b?: unknown): void {
-    const list = this.#entries;
+    const fns = this.#fns as unknown as readonly ((x: unknown, y: unknown) => void)[];
     const generation = this.#generation;
-    for (let i = 0; i < list.length && generation === this.#generation; i++) {
+    let i = 0;
+    // One try around the whole run (cheaper than one per call); after a throw, resume with the
+    // next listener.
+    while (i < fns.length) {
       try {
-        (list[i].fn as unknown as (x: unknown, y: unknown) => void)(a, b);
+        for (; i < fns.length && generation === this.#generation; i++) fns[i](a, b);
+        return;
       } catch (error) {
+        i++;
         this.#sink(error, this.name);
       }
     }
