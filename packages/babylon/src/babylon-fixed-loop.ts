@@ -123,6 +123,12 @@ function prepare(
       'fixedtick: this Babylon engine was created with { deterministicLockstep: true }, so Babylon already steps physics in fixed steps itself (and never interpolates). BabylonFixedLoop replaces that: create the engine without deterministicLockstep (and lockstepMaxSteps; use the maxStepsPerFrame option) and set the rate with the tickRate option. See docs/babylon.md, "Migrating from deterministicLockstep".',
     );
   }
+  const physics = s.getPhysicsEngine?.() ?? null;
+  if (physics !== null && physics.getPluginVersion() !== 2) {
+    throw new Error(
+      'fixedtick: BabylonFixedLoop steps Physics V2 (Havok) only; this scene uses a Physics V1 plugin (PhysicsImpostor). Enable physics with a HavokPlugin.',
+    );
+  }
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`fixedtick: options must be an object, got ${show(options)}`);
   }
@@ -153,8 +159,8 @@ export class BabylonFixedLoop extends FixedLoop {
 
   /**
    * Takes over `scene`'s physics stepping (`scene.physicsEnabled` is set to `false` until
-   * `dispose()`). Throws an `Error` if the engine was created with `deterministicLockstep`, and
-   * a `RangeError` naming any bad option.
+   * `dispose()`). Throws an `Error` if the engine was created with `deterministicLockstep` or the
+   * scene uses Physics V1, and a `RangeError` naming any bad option.
    */
   constructor(scene: Scene, options: BabylonFixedLoopOptions = {}) {
     const { loop, settings } = prepare(scene, options);

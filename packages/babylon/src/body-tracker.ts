@@ -327,6 +327,7 @@ export class BodyTracker implements LoopAdapter {
     // something turned Babylon's own physics step back on: it would step a second time
     if (this.#scene.physicsEnabled) this.#scene.physicsEnabled = false;
     const changed = this.#scanBodies();
+    if (this.#orderDirty) this.#rebuildOrder();
     this.#pruneDisposed(changed);
     if (this.#orderDirty) this.#rebuildOrder();
     this.#detectWrites(true);

@@ -147,3 +147,17 @@ describe('Havok never sees an interpolated pose: parented bodies, thin instances
     }
   });
 });
+
+describe('lifecycle of tracked nodes', () => {
+  it('a disposed plain node is forgotten at the next frame', async () => {
+    const scene = await havokScene();
+    const marker = new TransformNode('marker', scene);
+    const loop = new BabylonFixedLoop(scene, { tickRate: 60, errorPolicy: 'throw' });
+    loop.track(marker);
+    expect(loop.trackedCount).toBe(1);
+    marker.dispose();
+    loop.advance(1 / 60);
+    expect(loop.isTracked(marker)).toBe(false);
+    expect(loop.trackedCount).toBe(0);
+  });
+});
