@@ -358,8 +358,9 @@ export class BodyTracker implements LoopAdapter {
     this.#captureAll();
   }
 
-  interpolate(alpha: number): void {
+  interpolate(): void {
     if (this.#poses.count === 0) return;
+    const alpha = this.#loop.alpha;
     const fixedDelta = this.#loop.fixedDelta;
     if (fixedDelta !== this.#fixedDelta) this.#fixedDelta = fixedDelta;
     this.#poses.interpolate(alpha, this.#fixedDelta as number);

@@ -107,8 +107,12 @@ export interface LoopAdapter {
   physicsStep?(fixedDelta: number, loop: FixedLoop): void;
   /** Once per step, after `postSimulation`: capture the new simulation pose. */
   afterStep?(fixedDelta: number, loop: FixedLoop): void;
-  /** Once per frame, after the steps: write interpolated (render) poses for `alpha`. */
-  interpolate?(alpha: number, loop: FixedLoop): void;
+  /**
+   * Once per frame, after the steps: write interpolated (render) poses for `loop.alpha`.
+   * (Read alpha from the loop: a fractional number passed as an argument would cost V8 a heap
+   * box every frame.)
+   */
+  interpolate?(loop: FixedLoop): void;
   /** Once per frame, after `preRender`: draw. */
   render?(loop: FixedLoop): void;
   /** `loop.resetInterpolation()`: forget every previous pose (everything teleports). */
@@ -118,6 +122,14 @@ export interface LoopAdapter {
 }
 
 const NO_ORIGIN = Number.NaN;
+
+/**
+ * Most steps one frame's time may stand for: 2^40 (580 years at 60 Hz). Beyond it a step count
+ * is no longer exact in doubles, and the remainder left in the accumulator would be off by more
+ * than a step (a loop dead for years, or capped forever). Only an absurd frame time with neither
+ * clamp reaches it; the excess is dropped like a clamp's.
+ */
+const COUNTABLE_STEPS = 2 ** 40;
 
 /**
  * One simulation clock: feeds real frame times in, runs fixed steps and per-frame hooks out.
@@ -152,15 +164,6 @@ export class FixedLoop implements FrameSink {
   #jitter = new JitterFix();
   #pendingError: { error: unknown } | undefined;
 
-  /**
-   * Listener arguments, kept in fields of tagged representation (initialised with a non-number):
-   * V8 then boxes a double once when it changes instead of once per listener call.
-   */
-  readonly #boxes: { delta: unknown; alpha: unknown; fixedDelta: unknown } = {
-    delta: null,
-    alpha: null,
-    fixedDelta: null,
-  };
   readonly #stats = { frames: 0, steps: 0, droppedTime: 0, anomalies: 0, lastSteps: 0 };
   readonly #info: FrameInfo = { steps: 0, alpha: 0, delta: 0, unscaledDelta: 0, dropped: 0 };
 
@@ -629,6 +632,11 @@ export class FixedLoop implements FrameSink {
     const scale = this.#paused ? 0 : this.#timeScale;
     let delta = unscaled * scale;
     let dropped = (raw - unscaled) * scale + gapDropped;
+    const countable = COUNTABLE_STEPS * fixedDelta;
+    if (delta > countable) {
+      dropped += delta - countable;
+      delta = countable;
+    }
 
     // 5. accumulate and count due steps
     let due: number;
@@ -688,30 +696,24 @@ export class FixedLoop implements FrameSink {
     stats.droppedTime += dropped;
     stats.lastSteps = steps;
 
-    const boxes = this.#boxes;
-    if (boxes.delta !== delta) boxes.delta = delta;
-    if (boxes.fixedDelta !== fixedDelta) boxes.fixedDelta = fixedDelta;
-    // frameStart sees the last frame's alpha; before the first frame that is 0, not the box's null
-    if (boxes.alpha !== this.#alpha) boxes.alpha = this.#alpha;
     // Listener dispatch is written out at each hook (here and below) rather than called: V8
     // does not inline a dispatch function into this method, and a call site of its own lets V8
     // inline a hook's single listener. Several listeners go through Hook.emit.
-    const deltaArg = boxes.delta as number;
+    const previousAlpha = this.#alpha;
     const frameStartFns = this.#frameStart.fns;
     if (frameStartFns.length === 1) {
       try {
-        frameStartFns[0](deltaArg, boxes.alpha as number);
+        frameStartFns[0](delta, previousAlpha);
       } catch (error) {
         this.#frameStart.report(error);
       }
-    } else if (frameStartFns.length !== 0) this.#frameStart.emit(deltaArg, boxes.alpha as number);
+    } else if (frameStartFns.length !== 0) this.#frameStart.emit(delta, previousAlpha);
     // adapters added during the frame take part from the next frame (like listeners)
     const adapters = this.#adapters;
     const hasAdapters = adapters.length !== 0;
     for (let i = 0; i < adapters.length; i++) this.#call(adapters[i], 'beginFrame');
 
     // 7. ticks
-    const fixedDeltaArg = boxes.fixedDelta as number;
     let s = 0;
     for (; s < steps && !this.#disposed; s++) {
       if (s === 0 && hasAdapters) this.#adapterStep(0);
@@ -720,20 +722,20 @@ export class FixedLoop implements FrameSink {
       const fixedUpdateFns = this.#fixedUpdate.fns;
       if (fixedUpdateFns.length === 1) {
         try {
-          fixedUpdateFns[0](fixedDeltaArg, tick);
+          fixedUpdateFns[0](fixedDelta, tick);
         } catch (error) {
           this.#fixedUpdate.report(error);
         }
-      } else if (fixedUpdateFns.length !== 0) this.#fixedUpdate.emit(fixedDeltaArg, tick);
+      } else if (fixedUpdateFns.length !== 0) this.#fixedUpdate.emit(fixedDelta, tick);
       if (hasAdapters) this.#adapterStep(1);
       const postSimulationFns = this.#postSimulation.fns;
       if (postSimulationFns.length === 1) {
         try {
-          postSimulationFns[0](fixedDeltaArg, tick);
+          postSimulationFns[0](fixedDelta, tick);
         } catch (error) {
           this.#postSimulation.report(error);
         }
-      } else if (postSimulationFns.length !== 0) this.#postSimulation.emit(fixedDeltaArg, tick);
+      } else if (postSimulationFns.length !== 0) this.#postSimulation.emit(fixedDelta, tick);
       this.#tick = tick + 1;
       stats.steps++;
       if (hasAdapters) this.#adapterStep(2);
@@ -750,58 +752,56 @@ export class FixedLoop implements FrameSink {
     const alpha = alphaRaw < 0 ? 0 : Math.min(alphaRaw, 1);
     this.#alpha = alpha;
     info.alpha = alpha;
-    if (boxes.alpha !== alpha) boxes.alpha = alpha;
     if (hasAdapters) this.#adapterStep(3);
 
     // 9. per-frame hooks and render
-    const alphaArg = boxes.alpha as number;
     const updateFns = this.#update.fns;
     if (updateFns.length === 1) {
       try {
-        updateFns[0](deltaArg, alphaArg);
+        updateFns[0](delta, alpha);
       } catch (error) {
         this.#update.report(error);
       }
-    } else if (updateFns.length !== 0) this.#update.emit(deltaArg, alphaArg);
+    } else if (updateFns.length !== 0) this.#update.emit(delta, alpha);
     const lateUpdateFns = this.#lateUpdate.fns;
     if (lateUpdateFns.length === 1) {
       try {
-        lateUpdateFns[0](deltaArg, alphaArg);
+        lateUpdateFns[0](delta, alpha);
       } catch (error) {
         this.#lateUpdate.report(error);
       }
-    } else if (lateUpdateFns.length !== 0) this.#lateUpdate.emit(deltaArg, alphaArg);
+    } else if (lateUpdateFns.length !== 0) this.#lateUpdate.emit(delta, alpha);
     const preRenderFns = this.#preRender.fns;
     if (preRenderFns.length === 1) {
       try {
-        preRenderFns[0](deltaArg, alphaArg);
+        preRenderFns[0](delta, alpha);
       } catch (error) {
         this.#preRender.report(error);
       }
-    } else if (preRenderFns.length !== 0) this.#preRender.emit(deltaArg, alphaArg);
+    } else if (preRenderFns.length !== 0) this.#preRender.emit(delta, alpha);
     if (hasAdapters) this.#adapterStep(4);
     const postRenderFns = this.#postRender.fns;
     if (postRenderFns.length === 1) {
       try {
-        postRenderFns[0](deltaArg, alphaArg);
+        postRenderFns[0](delta, alpha);
       } catch (error) {
         this.#postRender.report(error);
       }
-    } else if (postRenderFns.length !== 0) this.#postRender.emit(deltaArg, alphaArg);
+    } else if (postRenderFns.length !== 0) this.#postRender.emit(delta, alpha);
   }
 
   /** Calls one adapter phase on every adapter, isolating errors (no closure, no allocation). */
   #adapterStep(phase: 0 | 1 | 2 | 3 | 4): void {
     const adapters = this.#adapters;
     if (adapters.length === 0) return;
-    const boxes = this.#boxes;
+    const fixedDelta = this.#fixedDelta;
     for (let i = 0; i < adapters.length; i++) {
       const a = adapters[i];
       try {
         if (phase === 0) a.beforeSteps?.(this);
-        else if (phase === 1) a.physicsStep?.(boxes.fixedDelta as number, this);
-        else if (phase === 2) a.afterStep?.(boxes.fixedDelta as number, this);
-        else if (phase === 3) a.interpolate?.(boxes.alpha as number, this);
+        else if (phase === 1) a.physicsStep?.(fixedDelta, this);
+        else if (phase === 2) a.afterStep?.(fixedDelta, this);
+        else if (phase === 3) a.interpolate?.(this);
         else a.render?.(this);
       } catch (error) {
         this.#report(

@@ -10,7 +10,7 @@ describe('frame order', () => {
       beforeSteps: () => log.push('beforeSteps'),
       physicsStep: () => log.push('physics'),
       afterStep: () => log.push('afterStep'),
-      interpolate: (alpha) => log.push(`interpolate ${alpha.toFixed(2)}`),
+      interpolate: (l) => log.push(`interpolate ${l.alpha.toFixed(2)}`),
       render: () => log.push('render'),
     };
     loop.addAdapter(adapter);

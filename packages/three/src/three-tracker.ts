@@ -410,7 +410,8 @@ export class ThreeTracker implements LoopAdapter {
    * The frame's last pass over the objects: capture of the last step (in a frame with steps) or
    * the teleport check (in a frame without), then the render pose for `alpha`.
    */
-  interpolate(alpha: number): void {
+  interpolate(): void {
+    const alpha = this.#loop.alpha;
     const check = this.#checkPending;
     const capture = this.#capturePending;
     this.#checkPending = false;
