@@ -23,6 +23,9 @@ export const frameSeconds: fc.Arbitrary<number> = fc.oneof(
   { weight: 2, arbitrary: fc.double({ min: 1e-15, max: 1e-6, noNaN: true }) },
   { weight: 2, arbitrary: fc.double({ min: 0.1, max: 5, noNaN: true }) },
   { weight: 1, arbitrary: fc.double({ min: 1e3, max: 1e7, noNaN: true }) },
+  // absurd but finite (a clock in the wrong unit, a corrupted timestamp): beyond float-exact
+  // step counts when neither clamp stops them
+  { weight: 1, arbitrary: fc.constantFrom(1e16, 3.3e22, 7.1e24, 9.9e28, 1e300) },
   {
     weight: 2,
     arbitrary: fc.constantFrom(

@@ -2,7 +2,7 @@
  * Bugs the reliability properties found in the core, each pinned by the smallest trajectory that
  * shows it (found by fast-check, shrunk, then written out by hand).
  */
-import { FixedLoop } from '@fixedtick/core';
+import { FixedLoop, presets } from '@fixedtick/core';
 import { describe, expect, it } from 'vitest';
 
 describe('reliability regressions', () => {
@@ -110,5 +110,26 @@ describe('reliability regressions', () => {
     expect(loop.stats.anomalies).toBe(1);
     loop.frame(4_000 + 1000 / 60);
     expect(loop.tick).toBe(1);
+  });
+
+  it('an absurd frame time with neither clamp (Godot preset) leaves a sane loop that keeps stepping', () => {
+    // before: 7.1e24 s left the accumulator at -1 073 741 824 s (no step for 34 years) and
+    // 1.8e308 s made it -Infinity (with jitterFix: NaN steps and alpha)
+    for (const seconds of [3.3e22, 7.1e24, 9.9e28, 1e300, Number.MAX_VALUE]) {
+      for (const options of [presets.godot, { ...presets.godot, jitterFix: 0 }]) {
+        const loop = new FixedLoop(options);
+        loop.advance(1 / 60);
+        const info = loop.advance(seconds);
+        expect(info.steps).toBe(8);
+        expect(Number.isFinite(info.dropped)).toBe(true);
+        expect(loop.accumulator).toBeGreaterThanOrEqual(0);
+        expect(loop.accumulator).toBeLessThan(1 / 60);
+        let steps = 0;
+        for (let i = 0; i < 60; i++) steps += loop.advance(1 / 60).steps;
+        expect(steps).toBeGreaterThanOrEqual(59);
+        expect(steps).toBeLessThanOrEqual(61);
+        expect(Number.isFinite(loop.alpha)).toBe(true);
+      }
+    }
   });
 });
