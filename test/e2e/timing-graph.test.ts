@@ -112,7 +112,12 @@ afterAll(async () => {
 type Pixels = { hash: number; lit: number; width: number; height: number };
 type PageApi = {
   loop: { frameCount: number; tick: number; frame(ms: number): void; start(): void; stop(): void };
-  graph: { visible: boolean; dispose(): void; canvas: HTMLCanvasElement };
+  graph: {
+    visible: boolean;
+    dispose(): void;
+    canvas: HTMLCanvasElement;
+    history: { ratesVersion: number };
+  };
   frames(n: number, ms: number): void;
   pixels(): Pixels;
   inDom(): number;
@@ -207,17 +212,19 @@ describe('timing graph in Chromium', () => {
     expect(await run((w) => w.graph.visible)).toBe(true);
   });
 
-  it('dispose removes the canvas and stops drawing', async () => {
+  it('dispose removes the canvas, unsubscribes from the loop and stops drawing', async () => {
     expect(await run((w) => w.inDom())).toBe(1);
     await run((w) => w.graph.dispose());
     expect(await run((w) => w.inDom())).toBe(0);
     const frozen = await run((w) => {
       w.loop.stop();
       const p = w.pixels();
-      w.frames(10, 1000 / 144);
-      return { p, q: w.pixels() };
+      const version = w.graph.history.ratesVersion;
+      w.frames(288, 1000 / 144); // 2 s: 8 rate periods, had it still been listening
+      return { p, q: w.pixels(), version, after: w.graph.history.ratesVersion };
     });
     expect(frozen.q.hash).toBe(frozen.p.hash);
+    expect(frozen.after).toBe(frozen.version);
     expect(consoleErrors).toEqual([]);
   });
 });
