@@ -20,28 +20,29 @@ const WHY: Record<string, string> = {
     'for the bare loop on this machine (the spread is the machine’s load); replacing the hook ' +
     'dispatch with direct calls recovers only 15–30 % of it, so no single hot spot explains the ' +
     'gap — it is the sum of the guarantees. Either way it is well under a microsecond per frame, ' +
-    'under 0.01 % of a 144 fps frame. What it would take to reach ratio 1.0: a separate ' +
+    'under 0.01 % of a 144 fps frame. One part is the driver, not the loop: `rafDriver` reads ' +
+    '`host.document?.hidden` on every frame (its visibilitychange listener already tracks that); ' +
+    'a variant that reads it only in the listener measured 15–20 % faster per frame, as fast as ' +
+    'calling `loop.frame(t)` from one’s own rAF callback. What it would take to reach ratio 1.0: a separate ' +
     '“unchecked” frame path that skips sanitising, stats and error isolation — the guarantees the ' +
     'spec asks for — so this is left as a documented cost, not a bug. Where the contender also ' +
     'does real work per frame (cannon-es steps its world even when empty; mainloop.js tracks ' +
     'fps), the ratio can fall either side of 1.0 from run to run.',
   'speed-interpolation':
-    'The three.js adapter does more per body and frame than the hand-written equivalent. Profiled ' +
-    'at 10 000 bodies (per-phase timers on the adapter’s methods): the fused interpolation pass ' +
-    '(capture of the last step, teleport check, lerp/slerp/lerp of position, rotation and scale, ' +
-    'write-back with the Euler angles three keeps in sync) costs about as much as the hand-written ' +
-    'loop’s whole frame, and the restore pass before the steps (writing every simulation pose ' +
-    'back into the objects so that gameplay reads simulation state, the adapter rule) adds about ' +
-    'a quarter of a frame on average. On top, gameplay that writes a tracked object’s quaternion ' +
-    'pays three’s Euler synchronisation on every write, which the hand-written state (plain ' +
-    '`Quaternion`s outside the scene graph) does not. What the hand-written loops give up for ' +
-    'this: they smear teleports (see the teleport row), interpolate no scale, and keep two copies ' +
-    'of every pose in user code. What it would take to reach ratio 1.0: skip the restore pass for ' +
-    'bodies whose rendered pose equals their simulation pose (alpha = 1, or not moved) and for ' +
-    'frames that run no step (already skipped), interpolate scale only for bodies whose scale ' +
-    'changed, and let gameplay write simulation poses into the typed arrays directly ' +
-    '(`getSimulationPose`-style accessors) instead of through `Object3D`, which avoids both the ' +
-    'restore and three’s Euler callback.',
+    'The three.js adapter does more per body and frame than the hand-written equivalent: a fused ' +
+    'interpolation pass (capture of the last step, teleport check, lerp/slerp/lerp of position, ' +
+    'rotation and scale, write-back with the Euler angles three keeps in sync) and, in frames ' +
+    'that run steps, a restore pass that writes every simulation pose back into the objects so ' +
+    'that gameplay reads simulation state (the adapter rule). On top, gameplay that writes a ' +
+    'tracked object’s quaternion pays three’s Euler synchronisation on every write, which the ' +
+    'hand-written state (plain `Quaternion`s outside the scene graph) does not. The per-phase ' +
+    'times measured in this run are in the Fixedtick cell’s note below. What the hand-written ' +
+    'loops give up for their speed: they smear teleports (see the teleport row), interpolate no ' +
+    'scale, and keep two copies of every pose in user code. What it would take to reach ratio ' +
+    '1.0: skip restore and write-back for bodies whose pose did not change since the last frame ' +
+    '(resting bodies), interpolate scale only for bodies whose scale changed, and offer gameplay ' +
+    'a way to write simulation poses straight into the typed arrays (instead of through ' +
+    '`Object3D`), which avoids both the restore and three’s Euler callback.',
   'speed-havok':
     'Babylon’s lockstep does not interpolate: between two Havok steps every frame shows the same ' +
     'poses, which is the stutter Fixedtick exists to remove. Fixedtick runs the same 60 Hz Havok ' +
@@ -51,17 +52,17 @@ const WHY: Record<string, string> = {
 };
 
 const ALLOCATION =
-  'Nothing Fixedtick allocates grows with the number of bodies (an allocation per body would be ' +
-  '16 kB or more per frame here): what remains is tens to a few hundred bytes per frame, ' +
-  'the same order as every contender. Part of it is V8 itself: a fractional number (the frame’s ' +
-  'timestamp, alpha, delta) passed to a function V8 did not inline is boxed as a 16-byte heap ' +
-  'number, which no JavaScript loop that calls user callbacks can avoid (the core boxes each ' +
-  'value once per change and hands the same box to every listener). Profiling by ablation ' +
-  '(bench/compare, `ThreeFixedLoop` with 1 000 tracked objects, 20 000 frames): ~10 B/frame ' +
-  'still, ~60 B/frame moving positions only, ~100–200 B/frame when fixedUpdate also turns the ' +
-  'objects’ quaternions — the extra comes from the rotation path of the three adapter (three’s ' +
-  '`quaternion` change callback and the adapter’s rotation writes), which is where a fix belongs. ' +
-  'A literal 0 B needs that path to keep every double in typed arrays or double fields end to end.';
+  'Nothing Fixedtick allocates grows with the number of bodies: an object, array or boxed number ' +
+  'per body would be at least 16 B per body, 16 kB per frame here. What remains is tens to a few ' +
+  'hundred bytes per frame, the same order as the contenders, and it varies from run to run with ' +
+  'what V8 has optimised: a fractional number (the rAF timestamp, alpha, delta) passed to a ' +
+  'function V8 did not inline is boxed as a 16-byte heap number, which no JavaScript loop that ' +
+  'calls user callbacks avoids entirely (the core boxes each value once per change and hands the ' +
+  'same box to every listener). Ablation with the three adapter (1 000 tracked objects, 20 000 ' +
+  'frames after 20 000 warm-up) put the rest in its rotation path: it fell from 100–200 B to ' +
+  '~60 B per frame once the adapter stopped going through three’s quaternion change callback, ' +
+  'and is ~10 B with positions only. A literal 0 B needs every double on the frame path to stay ' +
+  'in typed arrays or double fields end to end, listener arguments included.';
 
 /** One note per speed row, and one for the allocation row. */
 export function closingNotes(
@@ -75,7 +76,7 @@ export function closingNotes(
     const measured =
       raw?.bytesPerCall === undefined
         ? 'Fixedtick’s three adapter was not measured in this run.'
-        : `In this run Fixedtick allocated ${Math.round(raw.bytesPerCall)} B per frame.`;
+        : `In this run Fixedtick allocated ${Math.round(raw.bytesPerCall)} B per frame, ${(raw.bytesPerCall / 1000).toFixed(2)} B per body.`;
     notes[alloc.id] = `${measured} ${ALLOCATION}`;
   }
   for (const row of speed) {

@@ -116,10 +116,79 @@ export function overhead(): Row {
   };
 }
 
+/** Per-frame time of the three adapter's phases, measured by timing its tracker's methods. */
+export interface PhaseBreakdown {
+  framesTimed: number;
+  fixedtickMsPerFrame: number;
+  handMsPerFrame: number;
+  /** ms per frame spent in each `ThreeTracker` method (restore = beforeSteps). */
+  phases: Record<string, number>;
+}
+
+/**
+ * Times the three adapter's phases over `frames` frames of `ft`, and the hand-written rig over as
+ * many, by wrapping the adapter's tracker methods for the duration (the tracker is internal to
+ * @fixedtick/three, so this is skipped if it cannot be loaded).
+ */
+async function phases(
+  ft: BodyRig,
+  hand: BodyRig,
+  frames: number,
+): Promise<PhaseBreakdown | string> {
+  let proto: Record<string, (...args: unknown[]) => unknown>;
+  try {
+    // A variable specifier: the harness must not fail to type-check if the internal file moves.
+    const internal = '../../packages/three/src/three-tracker.ts';
+    const mod = (await import(internal)) as unknown as {
+      ThreeTracker: { prototype: Record<string, (...args: unknown[]) => unknown> };
+    };
+    proto = mod.ThreeTracker.prototype;
+  } catch (error) {
+    return `three adapter internals not loadable: ${(error as Error).message.split('\n')[0]}`;
+  }
+  const names = ['beginFrame', 'beforeSteps', 'afterStep', 'interpolate'].filter(
+    (n) => typeof proto[n] === 'function',
+  );
+  const spent: Record<string, number> = {};
+  const originals = names.map((n) => proto[n]);
+  names.forEach((n, i) => {
+    const original = originals[i];
+    spent[n] = 0;
+    proto[n] = function timed(this: unknown, ...args: unknown[]) {
+      const t0 = process.hrtime.bigint();
+      try {
+        return original.apply(this, args);
+      } finally {
+        spent[n] += Number(process.hrtime.bigint() - t0);
+      }
+    };
+  });
+  try {
+    let t0 = process.hrtime.bigint();
+    for (let i = 0; i < frames; i++) ft.frame();
+    const ftNs = Number(process.hrtime.bigint() - t0);
+    t0 = process.hrtime.bigint();
+    for (let i = 0; i < frames; i++) hand.frame();
+    const handNs = Number(process.hrtime.bigint() - t0);
+    const perFrame = (ns: number) => Number((ns / frames / 1e6).toFixed(3));
+    return {
+      framesTimed: frames,
+      fixedtickMsPerFrame: perFrame(ftNs),
+      handMsPerFrame: perFrame(handNs),
+      phases: Object.fromEntries(names.map((n) => [n, perFrame(spent[n])])),
+    };
+  } finally {
+    names.forEach((n, i) => {
+      proto[n] = originals[i];
+    });
+  }
+}
+
 /** Interpolating 10 000 bodies: the whole frame of each body rig. */
 export async function interpolation(): Promise<Row> {
   const N = 10_000;
   const cells: Row['cells'] = {};
+  let breakdown: PhaseBreakdown | string | undefined;
   const ft = await bodyRig('fixedtick', N);
   if (typeof ft === 'string') {
     for (const { id } of CONTENDERS) cells[id] = na(ft);
@@ -147,6 +216,7 @@ export async function interpolation(): Promise<Row> {
           15,
         );
         cells[id] = speedCell(r);
+        if (id === 'three') breakdown = await phases(ft, other, 144);
       } finally {
         other.dispose();
       }
@@ -155,6 +225,18 @@ export async function interpolation(): Promise<Row> {
     ft.dispose();
   }
   cells.fixedtick = fixedtickSummary(cells);
+  if (breakdown !== undefined) {
+    const summary = cells.fixedtick;
+    summary.raw = { breakdown };
+    summary.note =
+      typeof breakdown === 'string'
+        ? `${summary.note}; phase breakdown: ${breakdown}`
+        : `${summary.note}; phases (ms/frame, 144 frames): ${Object.entries(breakdown.phases)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(
+              ', ',
+            )}; whole frame ${breakdown.fixedtickMsPerFrame} against the three.js hand-written loop's ${breakdown.handMsPerFrame}`;
+  }
   return interpolationRow(cells);
 }
 
