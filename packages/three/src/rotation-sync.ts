@@ -75,9 +75,46 @@ export function setRotation(
   const wx = w * x2;
   const wy = w * y2;
   const wz = w * z2;
+  const m13 = xz + wy;
+  if (e._order === 'XYZ') {
+    // three's default order first, with only the entries it reads
+    e._y = Math.asin(clamp(m13));
+    if (Math.abs(m13) < GIMBAL) {
+      e._x = Math.atan2(-(yz - wx), 1 - (xx + yy));
+      e._z = Math.atan2(-(xy - wz), 1 - (yy + zz));
+    } else {
+      e._x = Math.atan2(yz + wx, 1 - (xx + zz));
+      e._z = 0;
+    }
+    return;
+  }
+  otherOrder(quaternion, e, from, at);
+}
+
+/**
+ * The five other rotation orders, out of line so that the XYZ path above stays small enough for
+ * V8 to inline; it recomputes the products rather than take them as (boxed) arguments.
+ */
+function otherOrder(quaternion: Quaternion, e: EulerFields, from: NumericArray, at: number): void {
+  const x = from[at];
+  const y = from[at + 1];
+  const z = from[at + 2];
+  const w = from[at + 3];
+  const x2 = x + x;
+  const y2 = y + y;
+  const z2 = z + z;
+  const xx = x * x2;
+  const xy = x * y2;
+  const xz = x * z2;
+  const yy = y * y2;
+  const yz = y * z2;
+  const zz = z * z2;
+  const wx = w * x2;
+  const wy = w * y2;
+  const wz = w * z2;
+  const m13 = xz + wy;
   const m11 = 1 - (yy + zz);
   const m12 = xy - wz;
-  const m13 = xz + wy;
   const m21 = xy + wz;
   const m22 = 1 - (xx + zz);
   const m23 = yz - wx;
@@ -85,16 +122,6 @@ export function setRotation(
   const m32 = yz + wx;
   const m33 = 1 - (xx + yy);
   switch (e._order) {
-    case 'XYZ':
-      e._y = Math.asin(clamp(m13));
-      if (Math.abs(m13) < GIMBAL) {
-        e._x = Math.atan2(-m23, m33);
-        e._z = Math.atan2(-m12, m11);
-      } else {
-        e._x = Math.atan2(m32, m22);
-        e._z = 0;
-      }
-      return;
     case 'YXZ':
       e._x = Math.asin(-clamp(m23));
       if (Math.abs(m23) < GIMBAL) {

@@ -460,7 +460,7 @@ export class PoseBuffer {
     scalars[0] = alpha;
     scalars[1] = fixedDelta;
     if (mode === INTERPOLATE) {
-      this.#lerpRow(this.#previous, this.#current, this.#output, slot * POSE_STRIDE);
+      this.#lerpRow(slot * POSE_STRIDE);
     } else if (mode === NONE) {
       const c = this.#current;
       const o = this.#output;
@@ -497,7 +497,10 @@ export class PoseBuffer {
   }
 
   /** Interpolates one row; inlined by hand (lerp/slerp contracts of `math.ts`) for speed. */
-  #lerpRow(p: Float64Array, c: Float64Array, o: Float64Array, r: number): void {
+  #lerpRow(r: number): void {
+    const p = this.#previous;
+    const c = this.#current;
+    const o = this.#output;
     const t = this.#scalars[0];
     // position and scale: exact-endpoint lerp
     o[r] = lerp(p[r], c[r], t);
