@@ -68,7 +68,8 @@ describe('ThreeFixedLoop: the rendered pose', () => {
     loop.onPostSimulation(() => simulated.push(poseOf(cube)));
     let checked = 0;
     for (let frame = 0; frame < 300; frame++) {
-      const info = loop.advance(frame % 3 === 0 ? 1 / 144 : 1 / 90);
+      // 0-, 1- and multi-step frames
+      const info = loop.advance(frame % 7 === 0 ? 1 / 25 : frame % 3 === 0 ? 1 / 144 : 1 / 90);
       const n = simulated.length;
       const prev = simulated[Math.max(0, n - 2)];
       const curr = simulated[n - 1];
@@ -76,7 +77,7 @@ describe('ThreeFixedLoop: the rendered pose', () => {
       checked++;
     }
     expect(checked).toBe(300);
-    expect(loop.tick).toBeGreaterThan(150);
+    expect(loop.tick).toBeGreaterThan(200);
   });
 
   it('144 frames of 1/144 s, x += 300 * dt at 60 Hz: simulation x = 300, rendered x = 295', () => {
@@ -165,6 +166,25 @@ describe('ThreeFixedLoop: the rendered pose', () => {
     for (let i = 0; i < 50; i++) loop.advance(1 / 144);
     expect(seen.length).toBeGreaterThan(30);
     expect(seen.every((d) => d === 0)).toBe(true);
+  });
+
+  it('fixedUpdate integrating rotation.y keeps its own Euler angles past ±90°', () => {
+    const loop = new ThreeFixedLoop({ tickRate: 60 });
+    const wheel = new Object3D();
+    loop.track(wheel);
+    const seen: number[] = [];
+    loop.onFixedUpdate((dt) => {
+      seen.push(wheel.rotation.y);
+      wheel.rotation.y += 2 * dt;
+    });
+    for (let i = 0; i < 144; i++) loop.advance(1 / 144); // 60 steps: 2 rad, past π/2
+    expect(seen).toHaveLength(60);
+    seen.forEach((y, tick) => {
+      expect(y).toBeCloseTo((2 * tick) / 60, 12);
+    });
+    // outside the step, rotation describes the drawn quaternion
+    const drawn = new Euler().setFromQuaternion(wheel.quaternion);
+    expect(wheel.rotation.toArray()).toEqual(drawn.toArray());
   });
 
   it('a camera following in lateUpdate sees the interpolated pose (no jitter)', () => {
