@@ -9,16 +9,24 @@
  */
 
 /** Something indexable by number: `number[]` or a typed array. */
-export type NumericArray = { [index: number]: number; readonly length: number };
+export type NumericArray = {
+  [index: number]: number;
+  /** Number of components. */
+  readonly length: number;
+};
 
 /** A 1-D state: position and velocity. */
 export interface ScalarState {
+  /** Position. */
   x: number;
+  /** Velocity (position per second). */
   v: number;
 }
 /** An N-D state: position and velocity arrays of equal length, updated in place. */
 export interface VectorState {
+  /** Position, one entry per component. */
   x: NumericArray;
+  /** Velocity, one entry per component of `x`. */
   v: NumericArray;
 }
 /** Acceleration as a function of position, velocity and time (scalar form). */

@@ -61,12 +61,19 @@ export interface FixedLoopOptions {
 
 /** {@link FixedLoopOptions} with every value resolved. */
 export interface ResolvedLoopOptions {
+  /** Seconds of game time per step (from `fixedDelta` or `1 / tickRate`). */
   fixedDelta: number;
+  /** Clamp of one frame's unscaled time, in seconds (`Infinity` = none). */
   maxDeltaTime: number;
+  /** Cap on steps per frame (`Infinity` = none). */
   maxStepsPerFrame: number;
+  /** Game time per real time (≥ 0). */
   timeScale: number;
+  /** Godot's `physics_jitter_fix` (0 = exact). */
   jitterFix: number;
+  /** Fixed frame time when > 0 (0 = off). */
   captureDeltaTime: number;
+  /** What the loop does with listener errors. */
   errorPolicy: ErrorPolicy;
 }
 

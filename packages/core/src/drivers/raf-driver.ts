@@ -2,7 +2,9 @@ import type { Driver, FrameSink } from '../driver.ts';
 
 /** The browser globals {@link rafDriver} uses; injectable for tests. */
 export interface RafHost {
+  /** Schedules `callback` for the next display frame with its timestamp in ms (`window.requestAnimationFrame`). */
   requestAnimationFrame(callback: (timestampMs: number) => void): number;
+  /** Cancels a scheduled callback (`window.cancelAnimationFrame`). */
   cancelAnimationFrame(handle: number): void;
   /** A `Document`: `hidden` and the `visibilitychange` event. Optional. */
   document?: Pick<Document, 'hidden' | 'addEventListener' | 'removeEventListener'>;

@@ -18,6 +18,7 @@ export type KeyboardTarget = Pick<EventTarget, 'addEventListener' | 'removeEvent
 
 /** Something pointer events come from: usually the canvas. */
 export type PointerTarget = Pick<EventTarget, 'addEventListener' | 'removeEventListener'> & {
+  /** `Element.setPointerCapture`, used when `capture` is on. */
   setPointerCapture?(pointerId: number): void;
 };
 

@@ -38,7 +38,12 @@ export interface InputRecordingJSON {
   /** Ticks the recording covers: events have ticks in `[0, length)`. */
   length: number;
   /** State when the recording began: keys held and the pointer position. */
-  start: { held: string[]; pointer: [number, number] };
+  start: {
+    /** Keys (`KeyboardEvent.code` or pointer button names) held when recording started. */
+    held: string[];
+    /** Pointer position when recording started: `[x, y]`. */
+    pointer: [number, number];
+  };
   /** The events, in delivery order. */
   events: RecordedEventJSON[];
 }
