@@ -127,6 +127,10 @@ describe('fault injection: throwing listeners', () => {
 
   it("errorPolicy 'throw': the frame completes, then the first error of the frame is rethrown, every frame", () => {
     const loop = new FixedLoop({ errorPolicy: 'throw', tickRate: 60 });
+    let reported = 0;
+    loop.onError(() => {
+      reported++; // reported as well as rethrown (and kept off the console)
+    });
     let rendered = 0;
     loop.onFixedUpdate((_dt, tick) => {
       throw new Error(`tick ${tick}`);
@@ -139,6 +143,7 @@ describe('fault injection: throwing listeners', () => {
     }
     expect(loop.tick).toBe(200);
     expect(rendered).toBe(100);
+    expect(reported).toBe(200);
   });
 });
 

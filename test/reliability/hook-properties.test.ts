@@ -81,10 +81,13 @@ describe('hook dispatch property (1 000 random runs)', () => {
           let calls = 0;
           const entry: Entry = { id, hook, priority, seq: seq++, off: () => {} };
           const listener = (a: unknown, b: unknown): void => {
-            expect(typeof a).toBe('number');
-            expect(typeof b).toBe('number');
-            expect(Number.isFinite(a)).toBe(true);
-            expect(Number.isFinite(b)).toBe(true);
+            // plain checks: `expect` per listener call would dominate the run time
+            if (typeof a !== 'number' || typeof b !== 'number') {
+              throw new Error(`${hook} got (${String(a)}, ${String(b)}): not numbers`);
+            }
+            if (!Number.isFinite(a) || !Number.isFinite(b)) {
+              throw new Error(`${hook} got (${a}, ${b}): not finite`);
+            }
             current.get(hook)?.actual.push(id);
             if (calls++ > 0) return;
             for (const act of behaviours[id % behaviours.length]) {
@@ -120,7 +123,9 @@ describe('hook dispatch property (1 000 random runs)', () => {
         for (const seconds of frames) loop.advance(seconds);
 
         expect(dispatches.length).toBeGreaterThanOrEqual(5 * frames.length);
-        for (const d of dispatches) expect(d.actual).toEqual(d.expected);
+        for (const d of dispatches) {
+          if (d.actual.join() !== d.expected.join()) expect(d.actual).toEqual(d.expected);
+        }
       }),
       { numRuns: RUNS },
     );

@@ -14,6 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { RUNS } from './arbitraries.ts';
 import { LoopModel, ops } from './loop-model.ts';
 
+/** A cheap assertion for the per-frame checks (`expect` per frame dominates the run time). */
+function check(ok: boolean, what: string, value?: unknown): void {
+  if (!ok) throw new Error(`${what}: got ${String(value)}`);
+}
+
 function finiteState(loop: FixedLoop): void {
   for (const [name, value] of [
     ['tick', loop.tick],
@@ -43,17 +48,15 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
         for (const op of list) {
           const maxSteps = loop.maxStepsPerFrame;
           const info = model.apply(op);
-          expect(loop.alpha).toBeGreaterThanOrEqual(0);
-          expect(loop.alpha).toBeLessThanOrEqual(1);
+          check(loop.alpha >= 0 && loop.alpha <= 1, 'alpha in [0, 1]', loop.alpha);
           finiteState(loop);
           if (info === undefined) continue;
-          expect(info.alpha).toBe(loop.alpha);
-          expect(Number.isInteger(info.steps)).toBe(true);
-          expect(info.steps).toBeGreaterThanOrEqual(0);
-          expect(info.steps).toBeLessThanOrEqual(maxSteps + (op.kind === 'stepOnce' ? 1 : 0));
+          check(info.alpha === loop.alpha, 'FrameInfo.alpha is loop.alpha', info.alpha);
+          const cap = maxSteps + (op.kind === 'stepOnce' ? 1 : 0);
+          check(Number.isInteger(info.steps), 'steps is a whole number', info.steps);
+          check(info.steps >= 0 && info.steps <= cap, 'steps within [0, cap]', info.steps);
           for (const v of [info.delta, info.unscaledDelta, info.dropped]) {
-            expect(Number.isFinite(v)).toBe(true);
-            expect(v).toBeGreaterThanOrEqual(0);
+            check(Number.isFinite(v) && v >= 0, 'delta, unscaledDelta, dropped finite ≥ 0', v);
           }
         }
         expect(loop.stats.anomalies).toBe(model.anomalies);
@@ -70,14 +73,16 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
         for (const op of list) {
           model.apply(op);
           const accounted = model.stepsTime + loop.stats.droppedTime + loop.accumulator;
-          expect(Math.abs(model.offered - accounted)).toBeLessThanOrEqual(model.tolerance());
-          expect(Math.abs(model.dropped - loop.stats.droppedTime)).toBeLessThanOrEqual(
-            model.tolerance(),
-          );
-          expect(loop.stats.steps).toBe(model.steps);
-          expect(loop.tick).toBe(model.steps);
-          expect(loop.stats.frames).toBe(model.frames);
+          const tol = model.tolerance();
+          const gap = model.offered - accounted;
+          check(Math.abs(gap) <= tol, `offered − accounted within ${tol} s`, gap);
+          const dropped = model.dropped - loop.stats.droppedTime;
+          check(Math.abs(dropped) <= tol, 'Σ FrameInfo.dropped = stats.droppedTime', dropped);
+          check(loop.stats.steps === model.steps, 'stats.steps = Σ steps', loop.stats.steps);
+          check(loop.tick === model.steps, 'tick = Σ steps', loop.tick);
+          check(loop.stats.frames === model.frames, 'stats.frames', loop.stats.frames);
         }
+        expect(loop.stats.frames).toBe(model.frames);
       }),
       { numRuns: RUNS },
     );
@@ -90,17 +95,21 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
         const model = new LoopModel(loop);
         for (const op of list) {
           model.apply(op);
-          expect(loop.fixedTime).toBe(
-            model.segmentTime + (loop.tick - model.segmentTick) * model.segmentDelta,
-          );
+          const segment = model.segmentTime + (loop.tick - model.segmentTick) * model.segmentDelta;
+          check(loop.fixedTime === segment, 'fixedTime === tick × fixedDelta per segment', [
+            loop.fixedTime,
+            segment,
+          ]);
           const tol = model.tolerance();
-          expect(Math.abs(loop.fixedTime - model.stepsTime)).toBeLessThanOrEqual(tol);
+          const simulated = loop.fixedTime - model.stepsTime;
+          check(Math.abs(simulated) <= tol, 'fixedTime = time the steps simulated', simulated);
           // time = fixedTime + accumulator; after a smaller fixedDelta the step cap may drop time
           // that earlier frames already counted in `time`, which never runs backwards: then ≥
           const lag = loop.time - (loop.fixedTime + loop.accumulator);
-          expect(lag).toBeGreaterThanOrEqual(-tol);
-          if (!model.shrunk) expect(lag).toBeLessThanOrEqual(tol);
+          check(lag >= -tol, 'time ≥ fixedTime + accumulator', lag);
+          if (!model.shrunk) check(lag <= tol, 'time = fixedTime + accumulator', lag);
         }
+        expect(loop.tick).toBe(model.steps);
       }),
       { numRuns: RUNS },
     );
@@ -119,8 +128,10 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
           // difference back later: offered and accounted time differ by at most that loan
           const accounted = model.stepsTime + loop.stats.droppedTime + loop.accumulator;
           const loan = 3 * largestStep;
-          expect(Math.abs(model.offered - accounted)).toBeLessThanOrEqual(loan + model.tolerance());
+          const gap = model.offered - accounted;
+          check(Math.abs(gap) <= loan + model.tolerance(), 'loan within 3 steps', gap);
         }
+        expect(loop.stats.frames).toBe(model.frames);
       }),
       { numRuns: RUNS },
     );
