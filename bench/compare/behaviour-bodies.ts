@@ -93,7 +93,7 @@ export async function teleport(): Promise<Row> {
 
 /** Bytes allocated per frame (60 Hz steps, 144 fps) with 1 000 bodies. */
 export async function allocation(): Promise<Row[]> {
-  const FRAMES = 10_000;
+  const FRAMES = 20_000;
   const cells: Row['cells'] = {};
   for (const { id } of CONTENDERS) {
     if (id === 'babylon') {

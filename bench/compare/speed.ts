@@ -213,7 +213,7 @@ export async function interpolation(): Promise<Row> {
           () => ft.frame(),
           () => other.frame(),
           72,
-          15,
+          21,
         );
         cells[id] = speedCell(r);
         if (id === 'three') breakdown = await phases(ft, other, 144);
@@ -244,7 +244,7 @@ function interpolationRow(cells: Row['cells']): Row {
   return {
     id: 'speed-interpolation',
     title: 'Speed: 10 000 interpolated bodies',
-    how: '60 Hz steps, 144 fps; each step moves and turns 10 000 three.js Object3D, each frame renders them interpolated (the body rigs of the allocation row); time per frame, interleaved, 15 rounds of 72 frames (30 steps each), medians.',
+    how: '60 Hz steps, 144 fps; each step moves and turns 10 000 three.js Object3D, each frame renders them interpolated (the body rigs of the allocation row); time per frame, interleaved, 21 rounds of 72 frames (30 steps each), medians.',
     expected: 'ratio ≤ 1.0 against every contender doing the same work',
     fixedtickCorrect: allAtMostOne(cells),
     cells,
@@ -280,7 +280,7 @@ export async function havok(): Promise<Row> {
           blFrames++;
         },
         144,
-        7,
+        11,
       );
       const cell = speedCell(
         r,
@@ -297,7 +297,7 @@ export async function havok(): Promise<Row> {
   return {
     id: 'speed-havok',
     title: 'Speed: 1 000 Havok bodies, 60 Hz steps, 144 fps',
-    how: 'NullEngine, 1 000 falling spheres on a ground; whole frame (steps + scene.render()); BabylonFixedLoop (steps + interpolation) against deterministicLockstep (steps, no interpolation), interleaved, 7 rounds of 144 frames, medians.',
+    how: 'NullEngine, 1 000 falling spheres on a ground; whole frame (steps + scene.render()); BabylonFixedLoop (steps + interpolation) against deterministicLockstep (steps, no interpolation), interleaved, 11 rounds of 144 frames, medians.',
     expected: 'the cost of interpolating on top of the same Havok steps (lockstep does less work)',
     cells,
   };
