@@ -67,23 +67,33 @@ export interface TrackOptions {
 
 /** A position: a Babylon `Vector3` or any `{ x, y, z }`. */
 export interface Vector3Like {
+  /** X component. */
   x: number;
+  /** Y component (up in Babylon's default left-handed frame). */
   y: number;
+  /** Z component. */
   z: number;
 }
 
 /** A rotation quaternion: a Babylon `Quaternion` or any `{ x, y, z, w }`. */
 export interface QuaternionLike {
+  /** X of the vector part. */
   x: number;
+  /** Y of the vector part. */
   y: number;
+  /** Z of the vector part. */
   z: number;
+  /** Scalar part. */
   w: number;
 }
 
 /** A simulation pose, copied out of the loop (world space for physics bodies). */
 export interface SimulationPose {
+  /** Position `[x, y, z]`. */
   position: [number, number, number];
+  /** Rotation quaternion `[x, y, z, w]`. */
   rotation: [number, number, number, number];
+  /** Scale `[x, y, z]`. */
   scale: [number, number, number];
 }
 

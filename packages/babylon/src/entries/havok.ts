@@ -35,7 +35,14 @@ export interface HavokLoadOptions {
 /** Options of {@link enableHavok}. */
 export interface EnableHavokOptions extends HavokLoadOptions {
   /** @defaultValue `{ x: 0, y: -9.81, z: 0 }` */
-  gravity?: { x: number; y: number; z: number };
+  gravity?: {
+    /** X component, m/s². */
+    x: number;
+    /** Y component, m/s² (−9.81 for Earth's gravity). */
+    y: number;
+    /** Z component, m/s². */
+    z: number;
+  };
   /** An already loaded Havok module (share one between scenes). */
   havok?: HavokModule;
 }
