@@ -1,4 +1,11 @@
-import { FixedLoop, lerp, PoseBuffer, slerp, ThreeFixedLoop } from '@fixedtick/three';
+import {
+  animationLoopDriver,
+  FixedLoop,
+  lerp,
+  PoseBuffer,
+  slerp,
+  ThreeFixedLoop,
+} from '@fixedtick/three';
 import {
   BoxGeometry,
   Euler,
@@ -517,6 +524,34 @@ describe('ThreeFixedLoop: the loop', () => {
     loop.stop();
     expect(callback).toBeNull();
     expect(loop.running).toBe(false);
+  });
+
+  it('animationLoopDriver feeds no time while the page is hidden and drops the gap after', () => {
+    let callback: ((time: number) => void) | null = null;
+    const renderer = {
+      setAnimationLoop(fn: ((time: number) => void) | null) {
+        callback = fn;
+      },
+      render() {},
+    };
+    const page = Object.assign(new EventTarget(), { hidden: false });
+    const loop = new ThreeFixedLoop({ tickRate: 60 });
+    loop.start(animationLoopDriver(renderer, page));
+    const tick = (t: number) => (callback as unknown as (time: number) => void)(t);
+    tick(0);
+    tick(100);
+    expect(loop.tick).toBe(6);
+    page.hidden = true;
+    page.dispatchEvent(new Event('visibilitychange'));
+    tick(200); // a stray frame while hidden: ignored
+    page.hidden = false;
+    tick(10_000); // back after 9.9 s: dropped, no burst of steps
+    expect(loop.tick).toBe(6);
+    expect(loop.stats.droppedTime).toBeCloseTo(9.9, 9);
+    tick(10_000 + 50);
+    expect(loop.tick).toBe(9);
+    loop.stop();
+    expect(callback).toBeNull();
   });
 
   it('untrack leaves the object at its simulation pose; dispose untracks everything', () => {
