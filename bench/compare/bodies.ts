@@ -83,7 +83,7 @@ export async function bodyRig(
 async function fixedtickRig(objects: Object3D[]): Promise<BodyRig | string> {
   const parts = await loadFixedtick();
   const ThreeFixedLoop = parts.ThreeFixedLoop;
-  if (!ThreeFixedLoop) return `ThreeFixedLoop not built: ${parts.missing.ThreeFixedLoop}`;
+  if (!ThreeFixedLoop) return `ThreeFixedLoop: ${parts.missing.ThreeFixedLoop}`;
   const { display, next } = display144();
   const loop = new ThreeFixedLoop({ tickRate: 60 });
   for (const o of objects) loop.track(o);

@@ -38,10 +38,17 @@ export interface FixedtickParts {
 
 let cached: Promise<FixedtickParts> | undefined;
 
+/**
+ * Parts listed in `BENCH_COMPARE_WITHOUT` (comma-separated) are treated as missing, to check how
+ * the report reads when one has not been built.
+ */
+const without = new Set((process.env.BENCH_COMPARE_WITHOUT ?? '').split(',').filter(Boolean));
+
 async function find(
   specifiers: readonly string[],
   name: string,
 ): Promise<{ value?: unknown; reason?: string }> {
+  if (without.has(name)) return { reason: `not built (left out by BENCH_COMPARE_WITHOUT)` };
   let reason = 'not exported';
   for (const specifier of specifiers) {
     try {

@@ -85,7 +85,7 @@ export async function lockstepRig(n: number, gravity = true): Promise<HavokRig> 
 export async function fixedtickHavokRig(n: number, gravity = true): Promise<HavokRig | string> {
   const parts = await loadFixedtick();
   const BabylonFixedLoop = parts.BabylonFixedLoop;
-  if (!BabylonFixedLoop) return `BabylonFixedLoop not built: ${parts.missing.BabylonFixedLoop}`;
+  if (!BabylonFixedLoop) return `BabylonFixedLoop: ${parts.missing.BabylonFixedLoop}`;
   const hk = await loadHavok();
   const display = new FakeDisplay();
   display.nowMs = ORIGIN_MS;

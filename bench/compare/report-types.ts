@@ -24,7 +24,10 @@ export interface Row {
   cells: Partial<Record<ContenderId, Cell>>;
 }
 
-/** A cell for a contender that cannot run a scenario, with the reason. */
+/**
+ * A cell for a contender that cannot run a scenario, with the reason; "n/a (not built)" when the
+ * reason is a Fixedtick part that does not exist yet.
+ */
 export function na(reason: string): Cell {
-  return { value: 'n/a', note: reason };
+  return { value: reason.includes('not built') ? 'n/a (not built)' : 'n/a', note: reason };
 }
