@@ -25,9 +25,8 @@ const WHY: Record<string, string> = {
     'a variant that reads it only in the listener measured 15–20 % faster per frame, as fast as ' +
     'calling `loop.frame(t)` from one’s own rAF callback. What it would take to reach ratio 1.0: a separate ' +
     '“unchecked” frame path that skips sanitising, stats and error isolation — the guarantees the ' +
-    'spec asks for — so this is left as a documented cost, not a bug. Where the contender also ' +
-    'does real work per frame (cannon-es steps its world even when empty; mainloop.js tracks ' +
-    'fps), the ratio can fall either side of 1.0 from run to run.',
+    'spec asks for — so this is left as a documented cost, not a bug. cannon-es’s loop cannot ' +
+    'run without stepping its (here empty) world, so its cell compares more work than a loop.',
   'speed-interpolation':
     'The three.js adapter does more per body and frame than the hand-written equivalent: a fused ' +
     'interpolation pass (capture of the last step, teleport check, lerp/slerp/lerp of position, ' +
