@@ -109,9 +109,20 @@ export class BodyTracker implements LoopAdapter {
   /** 1 where the slot follows `defaultInterpolation` (auto-tracked, or tracked with no mode). */
   #usesDefault = new Uint8Array(0);
 
-  /** Slots in parent-before-child order. */
+  /**
+   * Unparented body slots: the common case (a pile of Havok bodies), which the per-frame passes
+   * handle in tight loops of their own. They have no tracked ancestor, so they come first.
+   */
+  #bodyList = new Int32Array(0);
+  #bodyCount = 0;
+  /** Every other slot (parented bodies, plain nodes, thin instances), parents before children. */
   #order = new Int32Array(0);
   #orderCount = 0;
+  /**
+   * True from `beforeSteps` (which checked every node for writes) to the frame's `interpolate`:
+   * in between only the simulation wrote to the nodes, so `interpolate` need not check again.
+   */
+  #checkedThisFrame = false;
   /** Parented body slots and plain-node slots (the passes only they need are skipped at 0). */
   #parentedBodies = 0;
   #plainNodes = 0;
@@ -227,6 +238,13 @@ export class BodyTracker implements LoopAdapter {
     const c = this.#poses.current;
     const row = slot * POSE_STRIDE;
     for (let k = 0; k < POSE_STRIDE; k++) out[k] = c[row + k];
+    if (this.#kind[slot] === KIND_WORLD) {
+      // Havok does not simulate scale, so the per-step capture skips it: it is the node's own
+      const s = node.scaling;
+      out[7] = s.x;
+      out[8] = s.y;
+      out[9] = s.z;
+    }
     return true;
   }
 
@@ -330,11 +348,14 @@ export class BodyTracker implements LoopAdapter {
     if (this.#orderDirty) this.#rebuildOrder();
     this.#pruneDisposed(changed);
     if (this.#orderDirty) this.#rebuildOrder();
-    this.#detectWrites(true);
+    // Writes made since the last frame's `render` are adopted by the first pass that would
+    // otherwise lose them: `beforeSteps` (before Havok steps), the write in `interpolate`, or
+    // `render` (before the frame is drawn). One pass over the nodes per frame, not two.
   }
 
   beforeSteps(): void {
-    this.#restoreAll();
+    this.#adoptAndRestore();
+    this.#checkedThisFrame = true;
   }
 
   physicsStep(fixedDelta: number): void {
@@ -364,7 +385,9 @@ export class BodyTracker implements LoopAdapter {
     const fixedDelta = this.#loop.fixedDelta;
     if (fixedDelta !== this.#fixedDelta) this.#fixedDelta = fixedDelta;
     this.#poses.interpolate(alpha, this.#fixedDelta as number);
-    this.#writeAll();
+    const check = !this.#checkedThisFrame;
+    this.#checkedThisFrame = false;
+    this.#writeAll(check);
   }
 
   /**
@@ -374,7 +397,7 @@ export class BodyTracker implements LoopAdapter {
   #fixedDelta: unknown = null;
 
   render(): void {
-    this.#detectWrites(false);
+    this.#adoptWrites();
     this.#followParents();
     if (!this.#settings.render) return;
     const scene = this.#scene;
@@ -389,7 +412,7 @@ export class BodyTracker implements LoopAdapter {
       return;
     }
     this.#poses.resetAll();
-    this.#writeAll();
+    this.#writeAll(false);
   }
 
   detach(): void {
@@ -488,6 +511,7 @@ export class BodyTracker implements LoopAdapter {
       const body = this.#bodies[slot];
       const bodyGone = body !== null && body.isDisposed === true;
       if (!node.isDisposed() && !bodyGone) continue;
+      this.#orderDirty = true;
       if (this.#kind[slot] === KIND_THIN) {
         const entry = this.#thin.get(node);
         if (entry) this.#removeThin(entry, false);
@@ -553,6 +577,7 @@ export class BodyTracker implements LoopAdapter {
     this.#writtenMatrix = grow(this.#writtenMatrix, capacity * MATRIX_STRIDE);
     this.#simLocal = grow(this.#simLocal, capacity * LOCAL_STRIDE);
     this.#order = grow(this.#order, capacity);
+    this.#bodyList = grow(this.#bodyList, capacity);
   }
 
   #removeSlot(slot: number, restore: boolean): void {
@@ -667,8 +692,15 @@ export class BodyTracker implements LoopAdapter {
     }
     this.#parentedBodies = parentedBodies;
     this.#plainNodes = plainNodes;
-    for (let i = 0; i < slots.length; i++) this.#order[i] = slots[i];
-    this.#orderCount = slots.length;
+    let bodies = 0;
+    let others = 0;
+    for (const slot of slots) {
+      if (this.#kind[slot] === KIND_WORLD && this.#parented[slot] === 0)
+        this.#bodyList[bodies++] = slot;
+      else this.#order[others++] = slot;
+    }
+    this.#bodyCount = bodies;
+    this.#orderCount = others;
   }
 
   // ---- reading and writing poses ------------------------------------------------------------
@@ -793,10 +825,51 @@ export class BodyTracker implements LoopAdapter {
   }
 
   /**
-   * Adopts poses written outside the fixed step as teleports (SPEC §3, the adapters' rule).
-   * With `validate`, first notices vectors replaced on a node (a replacement is a write too).
+   * Adopts poses written outside the fixed step as teleports (SPEC §3, the adapters' rule):
+   * every tracked node is compared with what the adapter (or Havok's sync) last left in it, and
+   * a node whose vector objects were replaced (`mesh.position = new Vector3(…)`) counts as
+   * written. Unparented bodies go through a tight loop of their own: per body, two identity
+   * checks on the node and seven number compares, nothing else.
    */
-  #detectWrites(validate: boolean): void {
+  #adoptWrites(): void {
+    const list = this.#bodyList;
+    const kind = this.#kind;
+    const nodes = this.#nodes;
+    const posRef = this.#posRef;
+    const rotRef = this.#rotRef;
+    const w = this.#written;
+    for (let i = 0; i < this.#bodyCount; i++) {
+      const slot = list[i];
+      if (kind[slot] !== KIND_WORLD) continue; // untracked since the lists were built
+      const node = nodes[slot] as NodeLike;
+      const p = posRef[slot];
+      const q = rotRef[slot];
+      if (node.position === p && node.rotationQuaternion === q) {
+        const r = slot * POSE_STRIDE;
+        if (
+          w[r] === p.x &&
+          w[r + 1] === p.y &&
+          w[r + 2] === p.z &&
+          w[r + 3] === q.x &&
+          w[r + 4] === q.y &&
+          w[r + 5] === q.z &&
+          w[r + 6] === q.w
+        ) {
+          continue;
+        }
+      } else {
+        this.#bindRefs(slot, node);
+      }
+      this.#adopt(slot);
+    }
+    if (this.#orderCount > 0) this.#adoptOtherWrites(true);
+  }
+
+  /**
+   * {@link BodyTracker.#adoptWrites} for the slots of `#order` (parented bodies, plain nodes,
+   * thin instances). With `validate`, first notices vectors replaced on a node.
+   */
+  #adoptOtherWrites(validate: boolean): void {
     const order = this.#order;
     const nodes = this.#nodes;
     let thinChanged = false;
@@ -903,8 +976,88 @@ export class BodyTracker implements LoopAdapter {
     this.#markThinDirty(mesh);
   }
 
-  /** Puts every tracked node back at its simulation pose (before the steps of a frame). */
+  /**
+   * Before the steps of a frame: adopts what was written since the last check (the fixed step
+   * and Havok must see it), then puts every tracked node back at its simulation pose. A body
+   * whose node already holds it (at rest, or shown at the current pose) is left untouched.
+   */
+  #adoptAndRestore(): void {
+    const list = this.#bodyList;
+    const kind = this.#kind;
+    const nodes = this.#nodes;
+    const posRef = this.#posRef;
+    const rotRef = this.#rotRef;
+    const w = this.#written;
+    const c = this.#poses.current;
+    for (let i = 0; i < this.#bodyCount; i++) {
+      const slot = list[i];
+      if (kind[slot] !== KIND_WORLD) continue;
+      const node = nodes[slot] as NodeLike;
+      const p = posRef[slot];
+      const q = rotRef[slot];
+      if (node.position !== p || node.rotationQuaternion !== q) {
+        this.#bindRefs(slot, node);
+        this.#adopt(slot);
+        continue;
+      }
+      const r = slot * POSE_STRIDE;
+      const px = p.x;
+      const py = p.y;
+      const pz = p.z;
+      const qx = q.x;
+      const qy = q.y;
+      const qz = q.z;
+      const qw = q.w;
+      if (
+        w[r] !== px ||
+        w[r + 1] !== py ||
+        w[r + 2] !== pz ||
+        w[r + 3] !== qx ||
+        w[r + 4] !== qy ||
+        w[r + 5] !== qz ||
+        w[r + 6] !== qw
+      ) {
+        this.#adopt(slot);
+        continue;
+      }
+      const cx = c[r];
+      const cy = c[r + 1];
+      const cz = c[r + 2];
+      const cqx = c[r + 3];
+      const cqy = c[r + 4];
+      const cqz = c[r + 5];
+      const cqw = c[r + 6];
+      if (
+        cx === px &&
+        cy === py &&
+        cz === pz &&
+        cqx === qx &&
+        cqy === qy &&
+        cqz === qz &&
+        cqw === qw
+      ) {
+        continue;
+      }
+      p.set(cx, cy, cz);
+      q.set(cqx, cqy, cqz, cqw);
+      w[r] = cx;
+      w[r + 1] = cy;
+      w[r + 2] = cz;
+      w[r + 3] = cqx;
+      w[r + 4] = cqy;
+      w[r + 5] = cqz;
+      w[r + 6] = cqw;
+    }
+    if (this.#orderCount === 0) return;
+    this.#adoptOtherWrites(true);
+    const order = this.#order;
+    for (let i = 0; i < this.#orderCount; i++) this.#restoreSlot(order[i]);
+  }
+
+  /** Puts every tracked node back at its simulation pose (`dispose`). */
   #restoreAll(): void {
+    const list = this.#bodyList;
+    for (let i = 0; i < this.#bodyCount; i++) this.#restoreSlot(list[i]);
     const order = this.#order;
     for (let i = 0; i < this.#orderCount; i++) this.#restoreSlot(order[i]);
   }
@@ -1019,11 +1172,73 @@ export class BodyTracker implements LoopAdapter {
     }
   }
 
-  /** Writes every slot's render pose (`output`), parents first, then uploads thin matrices. */
-  #writeAll(): void {
-    const order = this.#order;
+  /**
+   * Writes every slot's render pose (`output`), parents first, then uploads thin matrices. A
+   * body whose render pose is what its node already holds (at rest) is not touched at all.
+   * With `check` (no `beforeSteps` check this frame), a node about to be written is first
+   * compared with what was last written to it: a difference is a write from outside (between
+   * frames), adopted instead of overwritten.
+   */
+  #writeAll(check: boolean): void {
+    const list = this.#bodyList;
+    const kind = this.#kind;
+    const posRef = this.#posRef;
+    const rotRef = this.#rotRef;
+    const w = this.#written;
     const out = this.#poses.output;
-    for (let i = 0; i < this.#orderCount; i++) this.#writeSlot(order[i], out);
+    for (let i = 0; i < this.#bodyCount; i++) {
+      const slot = list[i];
+      if (kind[slot] !== KIND_WORLD) continue;
+      const r = slot * POSE_STRIDE;
+      const px = out[r];
+      const py = out[r + 1];
+      const pz = out[r + 2];
+      const qx = out[r + 3];
+      const qy = out[r + 4];
+      const qz = out[r + 5];
+      const qw = out[r + 6];
+      if (
+        w[r] === px &&
+        w[r + 1] === py &&
+        w[r + 2] === pz &&
+        w[r + 3] === qx &&
+        w[r + 4] === qy &&
+        w[r + 5] === qz &&
+        w[r + 6] === qw
+      ) {
+        continue;
+      }
+      const p = posRef[slot];
+      const q = rotRef[slot];
+      if (
+        check &&
+        (w[r] !== p.x ||
+          w[r + 1] !== p.y ||
+          w[r + 2] !== p.z ||
+          w[r + 3] !== q.x ||
+          w[r + 4] !== q.y ||
+          w[r + 5] !== q.z ||
+          w[r + 6] !== q.w)
+      ) {
+        this.#adopt(slot);
+        continue;
+      }
+      // the node stores the numbers it is given, so what was written is what it now holds
+      p.set(px, py, pz);
+      q.set(qx, qy, qz, qw);
+      w[r] = px;
+      w[r + 1] = py;
+      w[r + 2] = pz;
+      w[r + 3] = qx;
+      w[r + 4] = qy;
+      w[r + 5] = qz;
+      w[r + 6] = qw;
+    }
+    if (this.#orderCount > 0) {
+      if (check) this.#adoptOtherWrites(false);
+      const order = this.#order;
+      for (let i = 0; i < this.#orderCount; i++) this.#writeSlot(order[i], out);
+    }
     this.#flushThin();
   }
 
@@ -1042,12 +1257,42 @@ export class BodyTracker implements LoopAdapter {
     }
   }
 
-  /** After each step: the new simulation pose becomes `current`, the old one `previous`. */
+  /**
+   * After each step: the new simulation pose becomes `current`, the old one `previous`. What a
+   * node holds now (Havok's sync wrote it) is also what it was last written. A body's scale is
+   * not read (Havok does not simulate it; `simulationPose` reads it from the node).
+   */
   #captureAll(): void {
     const poses = this.#poses;
     if (poses.count === 0) return;
     poses.shiftAll();
     const c = poses.current;
+    const w = this.#written;
+    const list = this.#bodyList;
+    const kind = this.#kind;
+    const posRef = this.#posRef;
+    const rotRef = this.#rotRef;
+    const extrapolating = this.#extrapolating;
+    const pendingReset = this.#pendingReset;
+    for (let i = 0; i < this.#bodyCount; i++) {
+      const slot = list[i];
+      if (kind[slot] !== KIND_WORLD) continue;
+      const p = posRef[slot];
+      const q = rotRef[slot];
+      const r = slot * POSE_STRIDE;
+      w[r] = c[r] = p.x;
+      w[r + 1] = c[r + 1] = p.y;
+      w[r + 2] = c[r + 2] = p.z;
+      w[r + 3] = c[r + 3] = q.x;
+      w[r + 4] = c[r + 4] = q.y;
+      w[r + 5] = c[r + 5] = q.z;
+      w[r + 6] = c[r + 6] = q.w;
+      if (extrapolating[slot] === 1) this.#captureVelocity(slot);
+      if (pendingReset[slot] === 1) {
+        pendingReset[slot] = 0;
+        poses.reset(slot);
+      }
+    }
     const order = this.#order;
     const nodes = this.#nodes;
     const t = this.#tmp;
@@ -1056,19 +1301,17 @@ export class BodyTracker implements LoopAdapter {
       const node = nodes[slot];
       if (node === undefined) continue;
       const r = slot * POSE_STRIDE;
-      const kind = this.#kind[slot];
-      if (kind === KIND_THIN) {
+      const k = kind[slot];
+      if (k === KIND_THIN) {
         const data = node._thinInstanceDataStorage?.matrixData;
         if (data) decomposeMatrix(data, this.#instance[slot] * MATRIX_STRIDE, c, r);
       } else if (this.#parented[slot] === 1) {
         this.#readNodePose(slot, node);
-        for (let k = 0; k < POSE_STRIDE; k++) c[r + k] = t[k];
+        for (let j = 0; j < POSE_STRIDE; j++) c[r + j] = t[j];
       } else {
-        const p = this.#posRef[slot];
-        const q = this.#rotRef[slot];
+        const p = posRef[slot];
+        const q = rotRef[slot];
         const sc = this.#scaleRef[slot];
-        // what the node holds now (Havok's sync wrote it) is also what it was last written
-        const w = this.#written;
         w[r] = c[r] = p.x;
         w[r + 1] = c[r + 1] = p.y;
         w[r + 2] = c[r + 2] = p.z;
@@ -1080,20 +1323,24 @@ export class BodyTracker implements LoopAdapter {
         w[r + 8] = c[r + 8] = sc.y;
         w[r + 9] = c[r + 9] = sc.z;
       }
-      const body = this.#bodies[slot];
-      if (body !== null && this.#extrapolating[slot] === 1) {
-        const index = kind === KIND_THIN ? this.#instance[slot] : undefined;
-        const v = this.#linear;
-        const a = this.#angular;
-        body.getLinearVelocityToRef(v, index);
-        body.getAngularVelocityToRef(a, index);
-        poses.setVelocity(slot, v.x, v.y, v.z, a.x, a.y, a.z);
-      }
-      if (this.#pendingReset[slot] === 1) {
-        this.#pendingReset[slot] = 0;
+      if (extrapolating[slot] === 1) this.#captureVelocity(slot);
+      if (pendingReset[slot] === 1) {
+        pendingReset[slot] = 0;
         poses.reset(slot);
       }
     }
+  }
+
+  /** Reads Havok's linear and angular velocity of a slot's body for extrapolation. */
+  #captureVelocity(slot: number): void {
+    const body = this.#bodies[slot];
+    if (body === null) return;
+    const index = this.#kind[slot] === KIND_THIN ? this.#instance[slot] : undefined;
+    const v = this.#linear;
+    const a = this.#angular;
+    body.getLinearVelocityToRef(v, index);
+    body.getAngularVelocityToRef(a, index);
+    this.#poses.setVelocity(slot, v.x, v.y, v.z, a.x, a.y, a.z);
   }
 
   /** Havok writes thin-instance matrices without scale: put each instance's scale back. */
