@@ -41,6 +41,19 @@ function clamp(value: number): number {
 }
 
 /**
+ * `Math.atan2(n, d)`, exactly, without the library call when `n` is ±0 — the usual case for a
+ * rotation about one axis (a character turning on flat ground): there `atan2` is ±0 for `d > 0`
+ * and ±π for `d < 0`, the sign of `n` (ECMAScript `Math.atan2`, cases +0/−0).
+ */
+function atan2(n: number, d: number): number {
+  if (n === 0) {
+    if (d > 0) return n;
+    if (d < 0) return 1 / n > 0 ? Math.PI : -Math.PI;
+  }
+  return Math.atan2(n, d);
+}
+
+/**
  * Sets `quaternion` to `from[at..at+3]` (`x y z w`) and `rotation` to the Euler angles three would
  * derive from it for `rotation.order`, without calling either change callback. Values are read
  * from an array rather than passed as arguments: V8 boxes doubles passed to a function it does
@@ -80,10 +93,10 @@ export function setRotation(
     // three's default order first, with only the entries it reads
     e._y = Math.asin(clamp(m13));
     if (Math.abs(m13) < GIMBAL) {
-      e._x = Math.atan2(-(yz - wx), 1 - (xx + yy));
-      e._z = Math.atan2(-(xy - wz), 1 - (yy + zz));
+      e._x = atan2(-(yz - wx), 1 - (xx + yy));
+      e._z = atan2(-(xy - wz), 1 - (yy + zz));
     } else {
-      e._x = Math.atan2(yz + wx, 1 - (xx + zz));
+      e._x = atan2(yz + wx, 1 - (xx + zz));
       e._z = 0;
     }
     return;

@@ -22,8 +22,10 @@ import {
   type FixedLoop,
   type InterpolationMode,
   type LoopAdapter,
+  lerp,
   POSE_STRIDE,
   PoseBuffer,
+  SLERP_NLERP_THRESHOLD,
 } from '@fixedtick/core';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
 import { restoreRotation, setRotation } from './rotation-sync.ts';
@@ -71,6 +73,17 @@ export class ThreeTracker implements LoopAdapter {
   #euler = new Float64Array(this.#poses.capacity * 3);
   /** By slot: the Euler order `#euler` was captured in. */
   #eulerOrder: string[] = [];
+  /** By slot: 1 for a plain object in `'interpolate'` mode (the adapter's own fast row). */
+  #interpolating = new Uint8Array(this.#poses.capacity);
+  /**
+   * By slot × 3: `dot`, `θ = acos(dot)` and `sin θ` of the last slerp between the previous and
+   * the current rotation. They only change with a step, so the frames between steps (7 of 12 at
+   * 144 fps and 60 Hz) reuse them: two trig calls per object instead of four. Keyed by the dot
+   * itself (NaN: none yet), so a stale entry can never be used.
+   */
+  #slerpCache = new Float64Array(this.#poses.capacity * 3).fill(Number.NaN);
+  /** `alpha` for `#lerpRow` (a double argument to a call V8 does not inline is boxed). */
+  readonly #alpha = new Float64Array(1);
   readonly #slots = new Map<Object3D, number>();
   readonly #instanceSlots = new Map<InstancedMesh, Map<number, number>>();
   #list = new Int32Array(16);
@@ -119,9 +132,11 @@ export class ThreeTracker implements LoopAdapter {
     const existing = this.#slots.get(object);
     if (existing !== undefined) {
       this.#poses.setMode(existing, mode);
+      this.#interpolating[existing] = mode === 'interpolate' ? 1 : 0;
       return;
     }
     const slot = this.#add(mode, object, -1);
+    this.#interpolating[slot] = mode === 'interpolate' ? 1 : 0;
     this.#slots.set(object, slot);
     this.#readObject(slot, object);
     this.#poses.reset(slot);
@@ -427,6 +442,9 @@ export class ThreeTracker implements LoopAdapter {
     const c = poses.current;
     const euler = this.#euler;
     const orders = this.#eulerOrder;
+    const interpolating = this.#interpolating;
+    const prev = poses.previous;
+    this.#alpha[0] = alpha;
     for (let slot = 0; slot < size; slot++) {
       const object = objects[slot];
       if (object === undefined) continue;
@@ -484,7 +502,8 @@ export class ThreeTracker implements LoopAdapter {
         // adopts exactly what the object holds, so the values read above stay its pose
         this.#teleport(slot);
       }
-      poses.interpolateSlot(slot, alpha, fixedDelta);
+      if (interpolating[slot] === 1) this.#lerpRow(prev, c, o, r, slot * 3);
+      else poses.interpolateSlot(slot, alpha, fixedDelta);
       if (px !== o[r]) p.x = o[r];
       if (py !== o[r + 1]) p.y = o[r + 1];
       if (pz !== o[r + 2]) p.z = o[r + 2];
@@ -498,6 +517,79 @@ export class ThreeTracker implements LoopAdapter {
   }
 
   // ---- internals ------------------------------------------------------------------------
+
+  /**
+   * `'interpolate'` of one row at `#alpha[0]`: the core's `PoseBuffer` row interpolation (same
+   * lerp, same shortest-arc slerp, bit for bit), with `acos`/`sin θ` taken from `#slerpCache`
+   * when the two rotations are those of the last call.
+   */
+  #lerpRow(p: Float64Array, c: Float64Array, o: Float64Array, r: number, k: number): void {
+    const t = this.#alpha[0];
+    o[r] = lerp(p[r], c[r], t);
+    o[r + 1] = lerp(p[r + 1], c[r + 1], t);
+    o[r + 2] = lerp(p[r + 2], c[r + 2], t);
+    o[r + 7] = lerp(p[r + 7], c[r + 7], t);
+    o[r + 8] = lerp(p[r + 8], c[r + 8], t);
+    o[r + 9] = lerp(p[r + 9], c[r + 9], t);
+    const ax = p[r + 3];
+    const ay = p[r + 4];
+    const az = p[r + 5];
+    const aw = p[r + 6];
+    const bx = c[r + 3];
+    const by = c[r + 4];
+    const bz = c[r + 5];
+    const bw = c[r + 6];
+    if (t <= 0 || (ax === bx && ay === by && az === bz && aw === bw)) {
+      o[r + 3] = ax;
+      o[r + 4] = ay;
+      o[r + 5] = az;
+      o[r + 6] = aw;
+      return;
+    }
+    if (t >= 1) {
+      o[r + 3] = bx;
+      o[r + 4] = by;
+      o[r + 5] = bz;
+      o[r + 6] = bw;
+      return;
+    }
+    let dot = ax * bx + ay * by + az * bz + aw * bw;
+    let sign = 1;
+    if (dot < 0) {
+      dot = -dot;
+      sign = -1;
+    }
+    let s0 = 1 - t;
+    let s1 = t;
+    if (dot < SLERP_NLERP_THRESHOLD) {
+      const cache = this.#slerpCache;
+      let theta: number;
+      let sinTheta: number;
+      if (cache[k] === dot) {
+        theta = cache[k + 1];
+        sinTheta = cache[k + 2];
+      } else {
+        theta = Math.acos(dot);
+        sinTheta = Math.sin(theta);
+        cache[k] = dot;
+        cache[k + 1] = theta;
+        cache[k + 2] = sinTheta;
+      }
+      s0 = Math.sin(s0 * theta) / sinTheta;
+      s1 = Math.sin(t * theta) / sinTheta;
+    }
+    s1 *= sign;
+    const x = ax * s0 + bx * s1;
+    const y = ay * s0 + by * s1;
+    const z = az * s0 + bz * s1;
+    const w = aw * s0 + bw * s1;
+    const len = Math.sqrt(x * x + y * y + z * z + w * w);
+    const inv = len > 0 ? 1 / len : 0;
+    o[r + 3] = x * inv;
+    o[r + 4] = y * inv;
+    o[r + 5] = z * inv;
+    o[r + 6] = w * inv;
+  }
 
   #mode(options: TrackOptions): InterpolationMode {
     if (options === null || typeof options !== 'object') {
@@ -523,7 +615,14 @@ export class ThreeTracker implements LoopAdapter {
       const euler = new Float64Array(capacity * 3);
       euler.set(this.#euler);
       this.#euler = euler;
+      const interpolating = new Uint8Array(capacity);
+      interpolating.set(this.#interpolating);
+      this.#interpolating = interpolating;
+      const cache = new Float64Array(capacity * 3).fill(Number.NaN);
+      cache.set(this.#slerpCache);
+      this.#slerpCache = cache;
     }
+    this.#interpolating[slot] = 0;
     this.#objects[slot] = object;
     this.#instance[slot] = index;
     return slot;
@@ -531,6 +630,7 @@ export class ThreeTracker implements LoopAdapter {
 
   #remove(slot: number): void {
     this.#objects[slot] = undefined;
+    this.#interpolating[slot] = 0;
     this.#instance[slot] = -1;
     this.#poses.remove(slot);
   }

@@ -35,6 +35,26 @@ describe('setRotation', () => {
     },
   );
 
+  it('matches three bit for bit (signed zeros and ±π included) for rotations about one axis', () => {
+    const angle = fc.double({ min: -10, max: 10, noNaN: true });
+    const axis = fc.constantFrom(0, 1, 2);
+    const zero = fc.constantFrom(0, -0);
+    fc.assert(
+      fc.property(angle, axis, zero, zero, zero, (a, k, zx, zy, zz) => {
+        const q = [zx, zy, zz, Math.cos(a / 2)];
+        q[k] = Math.sin(a / 2);
+        const viaThree = new Object3D();
+        const viaSync = new Object3D();
+        viaThree.quaternion.set(q[0], q[1], q[2], q[3]);
+        setRotation(viaSync.quaternion, viaSync.rotation, q, 0);
+        const expected = viaThree.rotation.toArray();
+        const actual = viaSync.rotation.toArray();
+        for (let i = 0; i < 3; i++) expect(Object.is(actual[i], expected[i])).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it.each(ORDERS)('matches three at gimbal lock too, order %s', (order) => {
     for (const angles of [
       [Math.PI / 2, 0, 0],
