@@ -3,10 +3,11 @@
  * grid of boxes dropping onto a ground and piling up), 60 Hz physics, 144 fps frames, on a real
  * `NullEngine` scene with real Havok WASM.
  *
- * - **adapter** — what `BabylonFixedLoop` adds to a frame: `beginFrame` (auto-track scan,
- *   teleport check), `beforeSteps` (restore simulation poses), `afterStep` (capture), `interpolate`
- *   and `render` (teleport check after `update`; `scene.render()` itself is off: the NullEngine
- *   draws nothing).
+ * - **adapter** — what `BabylonFixedLoop` adds to a frame: `beginFrame` (auto-track scan),
+ *   `beforeSteps` (teleport check, restore simulation poses), `afterStep` (capture),
+ *   `interpolate` (on a frame without steps it checks the nodes it is about to write) and
+ *   `render` (the frame's teleport check; `scene.render()` itself is off: the NullEngine draws
+ *   nothing).
  * - **havok** — `physicsStep`: the observables and `HavokPlugin.executeStep(fixedDelta)` (Havok's
  *   world step plus Babylon's per-body pre-step and sync), i.e. what Babylon would do anyway.
  *

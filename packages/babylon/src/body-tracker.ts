@@ -3,15 +3,23 @@
  * fixed step and keeps every tracked node's simulation pose apart from the pose it renders.
  *
  * Per frame (see the core `LoopAdapter` for where each call sits):
- * - `beginFrame`: auto-track new dynamic bodies, drop disposed ones, and adopt any pose written
- *   to a tracked node since the adapter last wrote it (a teleport).
- * - `beforeSteps`: restore every tracked node to its simulation pose, so `fixedUpdate` and
+ * - `beginFrame`: auto-track new dynamic bodies, drop disposed ones.
+ * - `beforeSteps`: adopt any pose written to a tracked node since the adapter last wrote it (a
+ *   teleport), then restore every tracked node to its simulation pose, so `fixedUpdate` and
  *   Havok's pre-step read the simulation, never an interpolated pose.
  * - `physicsStep`: `onBeforePhysicsObservable`, `plugin.executeStep(fixedDelta)`,
  *   `onAfterPhysicsObservable` — exactly Babylon's own sequence, with an explicit step.
  * - `afterStep`: capture the new simulation pose (and Havok's velocities for extrapolation).
- * - `interpolate`: write the pose to render for `alpha`.
- * - `render`: adopt poses written in `update`/`lateUpdate`/`preRender`, then `scene.render()`.
+ * - `interpolate`: write the pose to render for `alpha`; on a frame with no step, a node about to
+ *   be written is first checked for a write since the last frame (adopted, not overwritten).
+ * - `render`: adopt poses written since (in `update`/`lateUpdate`/`preRender`, or between
+ *   frames on a resting body), then `scene.render()`.
+ *
+ * So every node is checked for writes once per frame (in `render`), plus once before the steps
+ * of a frame that runs any: a write is adopted before Havok steps and before the frame is drawn.
+ * Unparented bodies (the bulk of a scene) go through tight loops of their own that touch a
+ * node only for two identity checks and its position and rotation numbers, and leave a node at
+ * rest untouched; Babylon node objects are large and scattered, so each touch is a cache miss.
  *
  * Spaces: a node driven by a physics body is interpolated in world space (Havok's space), then
  * expressed in its parent's current frame, so it renders where Havok put it whatever its parent
