@@ -30,8 +30,10 @@ import {
   type FixedLoop,
   type InterpolationMode,
   type LoopAdapter,
+  lerp,
   POSE_STRIDE,
   PoseBuffer,
+  SLERP_NLERP_THRESHOLD,
 } from '@fixedtick/core';
 import {
   type BodyLike,
@@ -114,6 +116,18 @@ export class BodyTracker implements LoopAdapter {
   #autoSlot = new Uint8Array(0);
   /** 1 where the slot extrapolates (Havok's velocities are read after each step). */
   #extrapolating = new Uint8Array(0);
+  /** Slots with `#extrapolating` set: while 0, unparented bodies are interpolated inline. */
+  #extrapolatingCount = 0;
+  /** 1 where the slot shows the latest pose (`'none'`). */
+  #noneMode = new Uint8Array(0);
+  /**
+   * 1 for an unparented body Havok left where it was at the last step: its previous and current
+   * poses are equal, so its render pose is the current one, which its node already holds (until
+   * a write from outside, which the checks adopt). The interpolation pass skips it.
+   */
+  #still = new Uint8Array(0);
+  /** `loop.alpha` of the frame being interpolated (a typed array: no heap number per frame). */
+  readonly #alpha = new Float64Array(1);
   /** 1 where the slot follows `defaultInterpolation` (auto-tracked, or tracked with no mode). */
   #usesDefault = new Uint8Array(0);
 
@@ -389,13 +403,19 @@ export class BodyTracker implements LoopAdapter {
 
   interpolate(): void {
     if (this.#poses.count === 0) return;
-    const alpha = this.#loop.alpha;
-    const fixedDelta = this.#loop.fixedDelta;
-    if (fixedDelta !== this.#fixedDelta) this.#fixedDelta = fixedDelta;
-    this.#poses.interpolate(alpha, this.#fixedDelta as number);
     const check = !this.#checkedThisFrame;
     this.#checkedThisFrame = false;
-    this.#writeAll(check);
+    // Unparented bodies in 'interpolate'/'none' are interpolated inline by the write pass (a
+    // body at rest is skipped); anything else needs the buffer's own pass over every slot.
+    if (this.#orderCount > 0 || this.#extrapolatingCount > 0) {
+      const fixedDelta = this.#loop.fixedDelta;
+      if (fixedDelta !== this.#fixedDelta) this.#fixedDelta = fixedDelta;
+      this.#poses.interpolate(this.#loop.alpha, this.#fixedDelta as number);
+      this.#writeAll(check, true);
+      return;
+    }
+    this.#alpha[0] = this.#loop.alpha;
+    this.#writeAll(check, false);
   }
 
   /**
@@ -420,7 +440,7 @@ export class BodyTracker implements LoopAdapter {
       return;
     }
     this.#poses.resetAll();
-    this.#writeAll(false);
+    this.#writeAll(false, true);
   }
 
   detach(): void {
@@ -543,7 +563,7 @@ export class BodyTracker implements LoopAdapter {
     const resolved = mode ?? this.#settings.defaultInterpolation;
     const slot = this.#poses.add(resolved);
     if (slot >= this.#kind.length) this.#growSlots(this.#poses.capacity);
-    this.#extrapolating[slot] = resolved === 'extrapolate' ? 1 : 0;
+    this.#setModeFlags(slot, resolved);
     this.#usesDefault[slot] = mode === undefined ? 1 : 0;
     this.#pendingReset[slot] = 0;
     this.#parented[slot] = 0;
@@ -553,8 +573,17 @@ export class BodyTracker implements LoopAdapter {
   #setMode(slot: number, mode: InterpolationMode | undefined): void {
     const resolved = mode ?? this.#settings.defaultInterpolation;
     this.#poses.setMode(slot, resolved);
-    this.#extrapolating[slot] = resolved === 'extrapolate' ? 1 : 0;
+    this.#setModeFlags(slot, resolved);
     this.#usesDefault[slot] = mode === undefined ? 1 : 0;
+  }
+
+  /** The adapter's own copies of a slot's mode (and the skip flag, recomputed at the next step). */
+  #setModeFlags(slot: number, mode: InterpolationMode | null): void {
+    const extrapolating = mode === 'extrapolate' ? 1 : 0;
+    this.#extrapolatingCount += extrapolating - this.#extrapolating[slot];
+    this.#extrapolating[slot] = extrapolating;
+    this.#noneMode[slot] = mode === 'none' ? 1 : 0;
+    this.#still[slot] = 0;
   }
 
   /** Changes the default mode, and the mode of every slot that follows it. */
@@ -580,6 +609,8 @@ export class BodyTracker implements LoopAdapter {
     this.#pendingReset = grow(this.#pendingReset, capacity);
     this.#autoSlot = grow(this.#autoSlot, capacity);
     this.#extrapolating = grow(this.#extrapolating, capacity);
+    this.#noneMode = grow(this.#noneMode, capacity);
+    this.#still = grow(this.#still, capacity);
     this.#usesDefault = grow(this.#usesDefault, capacity);
     this.#written = grow(this.#written, capacity * POSE_STRIDE);
     this.#writtenMatrix = grow(this.#writtenMatrix, capacity * MATRIX_STRIDE);
@@ -595,6 +626,7 @@ export class BodyTracker implements LoopAdapter {
     }
     if (node && this.#kind[slot] !== KIND_THIN) this.#nodeSlot.delete(node);
     this.#poses.remove(slot);
+    this.#setModeFlags(slot, null);
     this.#kind[slot] = 0;
     this.#nodes[slot] = undefined;
     this.#bodies[slot] = null;
@@ -648,6 +680,7 @@ export class BodyTracker implements LoopAdapter {
     }
     for (const slot of entry.slots) {
       this.#poses.remove(slot);
+      this.#setModeFlags(slot, null);
       this.#kind[slot] = 0;
       this.#nodes[slot] = undefined;
       this.#bodies[slot] = null;
@@ -1185,19 +1218,33 @@ export class BodyTracker implements LoopAdapter {
    * body whose render pose is what its node already holds (at rest) is not touched at all.
    * With `check` (no `beforeSteps` check this frame), a node about to be written is first
    * compared with what was last written to it: a difference is a write from outside (between
-   * frames), adopted instead of overwritten.
+   * frames), adopted instead of overwritten. Unless `computed` (the buffer filled `output`
+   * already), unparented bodies are interpolated here, at `#alpha`, and bodies at rest skipped.
    */
-  #writeAll(check: boolean): void {
+  #writeAll(check: boolean, computed: boolean): void {
     const list = this.#bodyList;
     const kind = this.#kind;
     const posRef = this.#posRef;
     const rotRef = this.#rotRef;
+    const still = this.#still;
+    const extrapolating = this.#extrapolating;
+    const none = this.#noneMode;
     const w = this.#written;
     const out = this.#poses.output;
+    const c = this.#poses.current;
     for (let i = 0; i < this.#bodyCount; i++) {
       const slot = list[i];
       if (kind[slot] !== KIND_WORLD) continue;
+      // at rest: render pose = current pose = what the node holds
+      if (still[slot] === 1 && extrapolating[slot] === 0) continue;
       const r = slot * POSE_STRIDE;
+      if (!computed) {
+        if (none[slot] === 1) {
+          for (let k = 0; k < POSE_STRIDE; k++) out[r + k] = c[r + k];
+        } else {
+          this.#lerpRow(r);
+        }
+      }
       const px = out[r];
       const py = out[r + 1];
       const pz = out[r + 2];
@@ -1251,6 +1298,71 @@ export class BodyTracker implements LoopAdapter {
   }
 
   /**
+   * `'interpolate'` for one row at `#alpha`: the same operations, in the same order, as the core
+   * `PoseBuffer`'s pass (exact-endpoint lerp, shortest-arc slerp, nlerp when nearly parallel),
+   * so the render pose is the same number for number.
+   */
+  #lerpRow(r: number): void {
+    const p = this.#poses.previous;
+    const c = this.#poses.current;
+    const o = this.#poses.output;
+    const t = this.#alpha[0];
+    o[r] = lerp(p[r], c[r], t);
+    o[r + 1] = lerp(p[r + 1], c[r + 1], t);
+    o[r + 2] = lerp(p[r + 2], c[r + 2], t);
+    o[r + 7] = lerp(p[r + 7], c[r + 7], t);
+    o[r + 8] = lerp(p[r + 8], c[r + 8], t);
+    o[r + 9] = lerp(p[r + 9], c[r + 9], t);
+    const ax = p[r + 3];
+    const ay = p[r + 4];
+    const az = p[r + 5];
+    const aw = p[r + 6];
+    const bx = c[r + 3];
+    const by = c[r + 4];
+    const bz = c[r + 5];
+    const bw = c[r + 6];
+    if (t <= 0 || (ax === bx && ay === by && az === bz && aw === bw)) {
+      o[r + 3] = ax;
+      o[r + 4] = ay;
+      o[r + 5] = az;
+      o[r + 6] = aw;
+      return;
+    }
+    if (t >= 1) {
+      o[r + 3] = bx;
+      o[r + 4] = by;
+      o[r + 5] = bz;
+      o[r + 6] = bw;
+      return;
+    }
+    let dot = ax * bx + ay * by + az * bz + aw * bw;
+    let sign = 1;
+    if (dot < 0) {
+      dot = -dot;
+      sign = -1;
+    }
+    let s0 = 1 - t;
+    let s1 = t;
+    if (dot < SLERP_NLERP_THRESHOLD) {
+      const theta = Math.acos(dot);
+      const sinTheta = Math.sin(theta);
+      s0 = Math.sin(s0 * theta) / sinTheta;
+      s1 = Math.sin(t * theta) / sinTheta;
+    }
+    s1 *= sign;
+    const x = ax * s0 + bx * s1;
+    const y = ay * s0 + by * s1;
+    const z = az * s0 + bz * s1;
+    const w = aw * s0 + bw * s1;
+    const len = Math.sqrt(x * x + y * y + z * z + w * w);
+    const inv = len > 0 ? 1 / len : 0;
+    o[r + 3] = x * inv;
+    o[r + 4] = y * inv;
+    o[r + 5] = z * inv;
+    o[r + 6] = w * inv;
+  }
+
+  /**
    * A body's render pose is a world pose, written as a local pose relative to its parent. If a
    * parent moved after `interpolate` (in `update`, `lateUpdate`, `preRender`), express it again
    * relative to where the parent is now, so the body renders where Havok put it.
@@ -1282,19 +1394,52 @@ export class BodyTracker implements LoopAdapter {
     const rotRef = this.#rotRef;
     const extrapolating = this.#extrapolating;
     const pendingReset = this.#pendingReset;
+    const still = this.#still;
+    const out = poses.output;
     for (let i = 0; i < this.#bodyCount; i++) {
       const slot = list[i];
       if (kind[slot] !== KIND_WORLD) continue;
       const p = posRef[slot];
       const q = rotRef[slot];
       const r = slot * POSE_STRIDE;
-      w[r] = c[r] = p.x;
-      w[r + 1] = c[r + 1] = p.y;
-      w[r + 2] = c[r + 2] = p.z;
-      w[r + 3] = c[r + 3] = q.x;
-      w[r + 4] = c[r + 4] = q.y;
-      w[r + 5] = c[r + 5] = q.z;
-      w[r + 6] = c[r + 6] = q.w;
+      const px = p.x;
+      const py = p.y;
+      const pz = p.z;
+      const qx = q.x;
+      const qy = q.y;
+      const qz = q.z;
+      const qw = q.w;
+      if (
+        c[r] === px &&
+        c[r + 1] === py &&
+        c[r + 2] === pz &&
+        c[r + 3] === qx &&
+        c[r + 4] === qy &&
+        c[r + 5] === qz &&
+        c[r + 6] === qw
+      ) {
+        // Havok left it where it was: previous = current, so that is its render pose from now on
+        if (still[slot] === 0) {
+          still[slot] = 1;
+          for (let k = 0; k < POSE_STRIDE; k++) out[r + k] = c[r + k];
+        }
+      } else {
+        still[slot] = 0;
+        c[r] = px;
+        c[r + 1] = py;
+        c[r + 2] = pz;
+        c[r + 3] = qx;
+        c[r + 4] = qy;
+        c[r + 5] = qz;
+        c[r + 6] = qw;
+      }
+      w[r] = px;
+      w[r + 1] = py;
+      w[r + 2] = pz;
+      w[r + 3] = qx;
+      w[r + 4] = qy;
+      w[r + 5] = qz;
+      w[r + 6] = qw;
       if (extrapolating[slot] === 1) this.#captureVelocity(slot);
       if (pendingReset[slot] === 1) {
         pendingReset[slot] = 0;

@@ -6,7 +6,7 @@ import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate.js
 import type { Scene } from '@babylonjs/core/scene.js';
 import { BabylonFixedLoop, type InterpolationMode } from '@fixedtick/babylon';
 import { describe, expect, it } from 'vitest';
-import { dynamicBox, havokScene, Vector3 } from './havok-scene.ts';
+import { dynamicBox, ground, havokScene, Vector3 } from './havok-scene.ts';
 import '@babylonjs/core/Meshes/thinInstanceMesh.js';
 
 const FRAME = 1 / 144;
@@ -146,5 +146,67 @@ describe('writes between frames, next frame without a fixed step', () => {
     expect(data[16 + 13]).toBeLessThan(25);
     expect(data[16 + 13]).toBeGreaterThan(22);
     expect(Math.hypot(data[16], data[17], data[18])).toBeCloseTo(2, 5);
+  });
+});
+
+describe('bodies at rest', () => {
+  it('a resting body shows its simulation pose, adopts writes between frames, and moves again when hit', async () => {
+    const scene = await havokScene();
+    ground(scene);
+    const box = dynamicBox(scene, 'box', 0, 1, 0);
+    const loop = new BabylonFixedLoop(scene, { tickRate: 30, errorPolicy: 'throw' });
+    // until Havok leaves it exactly where it was (deactivated)
+    let last = '';
+    let same = 0;
+    for (let f = 0; f < 144 * 20 && same < 20; f++) {
+      loop.advance(FRAME);
+      const pose = JSON.stringify(loop.getSimulationPose(box));
+      same = pose === last ? same + 1 : 0;
+      last = pose;
+    }
+    expect(same).toBe(20);
+    const sim = loop.getSimulationPose(box);
+    expect(box.position.asArray()).toEqual(sim?.position);
+    expect(box.rotationQuaternion?.asArray()).toEqual(sim?.rotation);
+    // written between frames, next frame without a step: adopted before the frame is drawn
+    untilAStepFreeFrameIsNext(loop);
+    box.position.set(2, 6, 0);
+    loop.advance(FRAME);
+    expect(loop.lastFrame.steps).toBe(0);
+    expect(box.position.asArray()).toEqual([2, 6, 0]);
+    expect(loop.getSimulationPose(box)?.position).toEqual([2, 6, 0]);
+    // it falls again from there, rendered between its Havok poses
+    const havok: number[] = [];
+    const off = loop.onPostSimulation(() => havok.push(box.position.y));
+    let previous = 6;
+    for (let f = 0; f < 40; f++) {
+      loop.advance(FRAME);
+      expect(box.position.x).toBeCloseTo(2, 4);
+      expect(box.position.y).toBeLessThanOrEqual(previous);
+      previous = box.position.y;
+    }
+    off();
+    expect(havok.length).toBeGreaterThan(5);
+    expect(previous).toBeLessThan(6);
+    expect(previous).toBeGreaterThanOrEqual(havok[havok.length - 1] - 1e-9);
+  });
+
+  it('switching the mode of a resting body renders the new mode at once', async () => {
+    const scene = await havokScene();
+    const box = dynamicBox(scene, 'box', 0, 30, 0);
+    const loop = new BabylonFixedLoop(scene, {
+      tickRate: 30,
+      defaultInterpolation: 'extrapolate',
+      errorPolicy: 'throw',
+    });
+    for (let f = 0; f < 20; f++) loop.advance(FRAME);
+    untilAStepFreeFrameIsNext(loop);
+    loop.advance(FRAME);
+    const extrapolated = box.position.y;
+    const sim = loop.getSimulationPose(box)?.position[1] ?? Number.NaN;
+    expect(extrapolated).toBeLessThan(sim);
+    loop.defaultInterpolation = 'none';
+    loop.advance(0);
+    expect(box.position.y).toBe(sim);
   });
 });
