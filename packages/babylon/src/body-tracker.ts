@@ -364,6 +364,9 @@ export class BodyTracker implements LoopAdapter {
   // ---- LoopAdapter ------------------------------------------------------------------------
 
   beginFrame(): void {
+    // set by `beforeSteps`, consumed by `interpolate`; cleared here too in case a frame was cut
+    // short between them (an error under errorPolicy 'throw', a dispose mid-step)
+    this.#checkedThisFrame = false;
     // something turned Babylon's own physics step back on: it would step a second time
     if (this.#scene.physicsEnabled) this.#scene.physicsEnabled = false;
     const changed = this.#scanBodies();
