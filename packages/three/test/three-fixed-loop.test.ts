@@ -87,6 +87,27 @@ describe('ThreeFixedLoop: the rendered pose', () => {
     expect(loop.tick).toBeGreaterThan(200);
   });
 
+  it('renders bit for bit the core slerp in frames with and without steps (cached acos/sin θ)', () => {
+    const loop = new ThreeFixedLoop({ tickRate: 60, errorPolicy: 'throw' });
+    const spinner = new Object3D();
+    loop.track(spinner);
+    const axis = new Vector3(1, 2, 3).normalize();
+    // 8 rad/s: 0.13 rad per step, so slerp takes its acos/sin path, not nlerp
+    loop.onFixedUpdate((dt) => spinner.rotateOnAxis(axis, 8 * dt));
+    const simulated: Pose[] = [poseOf(spinner)];
+    loop.onPostSimulation(() => simulated.push(poseOf(spinner)));
+    let withoutSteps = 0;
+    for (let frame = 0; frame < 120; frame++) {
+      const info = loop.advance(1 / 144);
+      if (info.steps === 0) withoutSteps++;
+      const n = simulated.length;
+      const expected = blend(simulated[Math.max(0, n - 2)], simulated[n - 1], info.alpha);
+      const actual = spinner.quaternion.toArray();
+      for (let i = 0; i < 4; i++) expect(Object.is(actual[i], expected.quaternion[i])).toBe(true);
+    }
+    expect(withoutSteps).toBeGreaterThan(60);
+  });
+
   it('144 frames of 1/144 s, x += 300 * dt at 60 Hz: simulation x = 300, rendered x = 295', () => {
     const loop = new ThreeFixedLoop({ tickRate: 60 });
     const runner = new Object3D();
