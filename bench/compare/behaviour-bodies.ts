@@ -1,6 +1,8 @@
 /**
  * Behaviour scenarios with bodies: teleport smear, and bytes allocated per frame.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { allocationPerCall } from '../lib.ts';
 import { type BodyRig, bodyRig } from './bodies.ts';
 import { CONTENDERS, type ContenderId } from './contenders.ts';
@@ -93,30 +95,16 @@ export async function teleport(): Promise<Row> {
 
 /** Bytes allocated per frame (60 Hz steps, 144 fps) with 1 000 bodies. */
 export async function allocation(): Promise<Row[]> {
-  const FRAMES = 20_000;
   const cells: Row['cells'] = {};
   for (const { id } of CONTENDERS) {
     if (id === 'babylon') {
       cells[id] = na('see the Havok row below (its frame is scene.render())');
       continue;
     }
-    const rig = await bodyRig(id, 1000);
-    if (typeof rig === 'string') {
-      cells[id] = na(rig);
-      continue;
-    }
-    try {
-      // Long warm-ups: until the frame code is optimised, V8 boxes every double it passes around.
-      const frames = id === 'cannon' ? 3000 : FRAMES;
-      const a = allocationPerCall(() => rig.frame(), frames, frames);
-      cells[id] = {
-        value: `${Math.round(a.bytesPerCall)} B`,
-        raw: a,
-        note: `heap growth over ${frames} frames after ${frames} warm-up frames${id === 'cannon' ? '; includes its physics step' : ''}`,
-      };
-    } finally {
-      rig.dispose();
-    }
+    // Each contender in a fresh process, as the speed pairs are: in one process the rigs share
+    // three.js and the harness, and what V8 compiled for one contender (inlined or not) changes
+    // what the next one boxes.
+    cells[id] = allocationInChild(id);
   }
   const havokCells: Row['cells'] = {};
   for (const { id } of CONTENDERS) {
@@ -161,4 +149,37 @@ export async function allocation(): Promise<Row[]> {
       cells: havokCells,
     },
   ];
+}
+
+/** Bytes per frame of one contender's 1 000-body rig, measured in this process. */
+export async function allocationCell(id: ContenderId): Promise<Cell> {
+  const FRAMES = 20_000;
+  const rig = await bodyRig(id, 1000);
+  if (typeof rig === 'string') return na(rig);
+  try {
+    // Long warm-ups: until the frame code is optimised, V8 boxes every double it passes around.
+    const frames = id === 'cannon' ? 3000 : FRAMES;
+    const a = allocationPerCall(() => rig.frame(), frames, frames);
+    return {
+      value: `${Math.round(a.bytesPerCall)} B`,
+      raw: a,
+      note: `young-generation growth over ${frames} frames after ${frames} warm-up frames, in a fresh process${id === 'cannon' ? '; includes its physics step' : ''}`,
+    };
+  } finally {
+    rig.dispose();
+  }
+}
+
+/** Runs {@link allocationCell} in a fresh Node process with this process's flags. */
+function allocationInChild(id: ContenderId): Cell {
+  const worker = fileURLToPath(new URL('./alloc-worker.ts', import.meta.url));
+  const result = spawnSync(process.execPath, [...process.execArgv, worker, id], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (result.status !== 0) {
+    return na(`the allocation worker for ${id} failed (exit ${result.status ?? result.signal})`);
+  }
+  return JSON.parse(result.stdout) as Cell;
 }
