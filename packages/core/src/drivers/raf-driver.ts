@@ -32,11 +32,13 @@ export function rafDriver(options: RafDriverOptions = {}): Driver {
   let sink: FrameSink | undefined;
   let host: RafHost | undefined;
   let wasHidden = false;
+  // Kept up to date by the visibilitychange listener, so frames read a local, not the DOM.
+  let hidden = false;
 
   const onFrame = (timestampMs: number): void => {
     if (!running || !host || !sink) return;
     handle = host.requestAnimationFrame(onFrame);
-    if (host.document?.hidden) {
+    if (hidden) {
       wasHidden = true;
       return;
     }
@@ -48,7 +50,8 @@ export function rafDriver(options: RafDriverOptions = {}): Driver {
     }
   };
   const onVisibility = (): void => {
-    if (host?.document?.hidden) wasHidden = true;
+    hidden = host?.document?.hidden === true;
+    if (hidden) wasHidden = true;
   };
 
   return {
@@ -62,7 +65,8 @@ export function rafDriver(options: RafDriverOptions = {}): Driver {
       }
       sink = target;
       running = true;
-      wasHidden = false;
+      hidden = host.document?.hidden === true;
+      wasHidden = hidden;
       host.document?.addEventListener('visibilitychange', onVisibility);
       handle = host.requestAnimationFrame(onFrame);
     },
