@@ -1,3 +1,4 @@
+import type { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import { BabylonFixedLoop, type InterpolationMode } from '@fixedtick/babylon';
@@ -25,7 +26,11 @@ async function runFor(
   // spin them, so rotations are interpolated too
   boxes.forEach((box, i) => {
     box.physicsBody?.setAngularVelocity(
-      new (box.position.constructor as typeof box.position)(1 + i, 0.5, -i),
+      new (box.position.constructor as new (x: number, y: number, z: number) => Vector3)(
+        1 + i,
+        0.5,
+        -i,
+      ),
     );
   });
   const loop = new BabylonFixedLoop(scene, {
@@ -60,7 +65,11 @@ async function bareHavok(steps: number, preStep: boolean): Promise<number[]> {
   for (const box of boxes) if (box.physicsBody) box.physicsBody.disablePreStep = !preStep;
   boxes.forEach((box, i) => {
     box.physicsBody?.setAngularVelocity(
-      new (box.position.constructor as typeof box.position)(1 + i, 0.5, -i),
+      new (box.position.constructor as new (x: number, y: number, z: number) => Vector3)(
+        1 + i,
+        0.5,
+        -i,
+      ),
     );
   });
   const engine = scene.getPhysicsEngine();

@@ -28,9 +28,9 @@ export function havokModule(): Promise<HavokModule> {
 
 /** A NullEngine scene with Havok physics (gravity −9.81 y) and no camera. */
 export async function havokScene(
-  engineOptions: ConstructorParameters<typeof NullEngine>[0] = {},
+  engineOptions: Partial<NonNullable<ConstructorParameters<typeof NullEngine>[0]>> = {},
 ): Promise<Scene> {
-  const engine = new NullEngine(engineOptions);
+  const engine = new NullEngine(engineOptions as ConstructorParameters<typeof NullEngine>[0]);
   const scene = new Scene(engine);
   await enableHavok(scene, { havok: await havokModule() });
   return scene;

@@ -38,7 +38,10 @@ describe('BabylonFixedLoop takes physics stepping over from the scene', () => {
   });
 
   it('a deterministicLockstep engine gets a clear error', async () => {
-    const engine = new NullEngine({ deterministicLockstep: true, lockstepMaxSteps: 4 });
+    const engine = new NullEngine({
+      deterministicLockstep: true,
+      lockstepMaxSteps: 4,
+    } as ConstructorParameters<typeof NullEngine>[0]);
     const scene = new Scene(engine);
     scene.enablePhysics(new Vector3(0, -9.81, 0), new HavokPlugin(true, await havokModule()));
     expect(() => new BabylonFixedLoop(scene)).toThrowError(/deterministicLockstep/);
