@@ -5,7 +5,7 @@
  * Every check waits for a condition (`page.waitForFunction`), never for a fixed time.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, watch, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,26 @@ async function buildInto(outDir: string, slugs: readonly string[]): Promise<void
   });
 }
 
+/** Resolves once one of `markers` exists in `dir` (watching the folder for it). */
+async function markerWritten(dir: string, markers: readonly string[]): Promise<void> {
+  const stop = new AbortController();
+  const events = watch(dir, { signal: stop.signal })[Symbol.asyncIterator]();
+  // The first next() starts the watcher; the markers are checked only after that, so one
+  // written in between is not missed.
+  let next = events.next();
+  try {
+    while (!markers.some((m) => existsSync(m))) {
+      if ((await next).done) return;
+      next = events.next();
+    }
+  } catch (error) {
+    if ((error as Error).name !== 'AbortError') throw error;
+  } finally {
+    next.catch(() => {}); // the pending read ends with an AbortError: expected
+    stop.abort();
+  }
+}
+
 /**
  * The run-wide build (test/e2e/global-setup.ts provides the folder): the first caller takes a
  * lock (an atomic `mkdir`) and builds every example; the others wait for its `done` marker.
@@ -67,8 +87,9 @@ async function sharedBuild(dir: string): Promise<string> {
     try {
       await mkdir(join(dir, 'lock'));
     } catch {
-      // Another file is building: wait for its marker.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Another file is building: wait until it writes its marker (a file-system event, not a
+      // timer), then look again.
+      await markerWritten(dir, [done, failed]);
       continue;
     }
     try {
