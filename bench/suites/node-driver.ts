@@ -10,7 +10,9 @@
  * allocates per frame in its steady state (a key pressed and released every few frames).
  */
 import os from 'node:os';
-import { FixedLoop, InputLatch, nodeDriver } from '../../packages/core/src/index.ts';
+import { InputLatch } from '../../packages/core/src/entries/input.ts';
+import { nodeDriver } from '../../packages/core/src/entries/node.ts';
+import { FixedLoop } from '../../packages/core/src/index.ts';
 import { allocationPerCall } from '../lib.ts';
 
 function percentile(sorted: Float64Array, p: number): number {

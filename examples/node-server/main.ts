@@ -7,7 +7,10 @@
  *
  * Options: `--seconds N` (default 10), `--hz N` (default 30), `--players N` (default 4).
  */
-import { FixedLoop, InputRecording, nodeDriver } from '../../packages/core/src/index.ts';
+
+import { InputRecording } from '../../packages/core/src/entries/input.ts';
+import { nodeDriver } from '../../packages/core/src/entries/node.ts';
+import { FixedLoop } from '../../packages/core/src/index.ts';
 import { inputScript, World } from './world.ts';
 
 function arg(name: string, fallback: number): number {

@@ -5,7 +5,9 @@
  * has an {@link InputLatch}: the server's "network" presses and releases keys whenever messages
  * arrive, and every tick sees each press exactly once.
  */
-import { type FixedLoop, InputLatch } from '../../packages/core/src/index.ts';
+
+import { InputLatch } from '../../packages/core/src/entries/input.ts';
+import type { FixedLoop } from '../../packages/core/src/index.ts';
 
 /** Jump impulse (px/s). */
 export const JUMP_SPEED = 600;

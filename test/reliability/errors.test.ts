@@ -17,16 +17,12 @@ import '@babylonjs/core/Meshes/thinInstanceMesh.js';
 import '@babylonjs/core/Physics/joinedPhysicsEngineComponent.js';
 import { BabylonFixedLoop } from '@fixedtick/babylon';
 import { enableHavok } from '@fixedtick/babylon/havok';
-import {
-  FixedLoop,
-  InputLatch,
-  InputRecording,
-  nodeDriver,
-  PoseBuffer,
-  rafDriver,
-} from '@fixedtick/core';
+import { FixedLoop, rafDriver } from '@fixedtick/core';
 import { createTimingGraph, TimingHistory } from '@fixedtick/core/debug';
 import { GodotEngine, Node } from '@fixedtick/core/godot';
+import { InputLatch, InputRecording } from '@fixedtick/core/input';
+import { PoseBuffer } from '@fixedtick/core/interpolation';
+import { nodeDriver } from '@fixedtick/core/node';
 import { RunService } from '@fixedtick/core/roblox';
 import { UnityTime } from '@fixedtick/core/unity';
 import { ThreeFixedLoop } from '@fixedtick/three';

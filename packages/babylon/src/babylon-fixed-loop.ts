@@ -25,8 +25,8 @@ import {
   FixedLoop,
   type FixedLoopOptions,
   type InterpolationMode,
-  POSE_STRIDE,
 } from '@fixedtick/core';
+import { POSE_STRIDE } from '@fixedtick/core/interpolation';
 import type { NodeLike, SceneLike } from './babylon-shapes.ts';
 import { BodyTracker, type TrackerSettings } from './body-tracker.ts';
 import { renderLoopDriver } from './render-loop-driver.ts';

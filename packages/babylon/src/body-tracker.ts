@@ -26,15 +26,14 @@
  * does; any other tracked node is interpolated in its local space and composes with its parents.
  * @internal
  */
+import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
 import {
-  type FixedLoop,
   type InterpolationMode,
-  type LoopAdapter,
   lerp,
   POSE_STRIDE,
   PoseBuffer,
   SLERP_NLERP_THRESHOLD,
-} from '@fixedtick/core';
+} from '@fixedtick/core/interpolation';
 import {
   type BodyLike,
   MOTION_DYNAMIC,

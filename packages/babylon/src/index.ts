@@ -5,6 +5,9 @@
  * @packageDocumentation
  */
 export * from '@fixedtick/core';
+export * from '@fixedtick/core/input';
+export * from '@fixedtick/core/interpolation';
+export * from '@fixedtick/core/node';
 export {
   BabylonFixedLoop,
   type BabylonFixedLoopOptions,

@@ -1,4 +1,5 @@
-import { FixedLoop, InputLatch } from '@fixedtick/core';
+import { FixedLoop } from '@fixedtick/core';
+import { InputLatch } from '@fixedtick/core/input';
 import { describe, expect, it } from 'vitest';
 
 const STEP = 1 / 60;

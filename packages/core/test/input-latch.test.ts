@@ -1,4 +1,5 @@
-import { FixedLoop, InputLatch, InputRecording } from '@fixedtick/core';
+import { FixedLoop } from '@fixedtick/core';
+import { InputLatch, InputRecording } from '@fixedtick/core/input';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 

@@ -5,7 +5,7 @@ import {
   lerp,
   SLERP_NLERP_THRESHOLD,
   slerp,
-} from '@fixedtick/core';
+} from '@fixedtick/core/interpolation';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 

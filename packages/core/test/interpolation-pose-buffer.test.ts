@@ -1,12 +1,12 @@
+import { FixedLoop } from '@fixedtick/core';
 import {
-  FixedLoop,
   lerp,
   POSE_STRIDE,
   PoseBuffer,
   ROTATION_OFFSET,
   SCALE_OFFSET,
   slerp,
-} from '@fixedtick/core';
+} from '@fixedtick/core/interpolation';
 import { describe, expect, it } from 'vitest';
 
 type Pose = [number, number, number, number, number, number, number, number, number, number];

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { FixedLoop, InputRecording, type NodeScheduler, nodeDriver } from '@fixedtick/core';
+import { FixedLoop } from '@fixedtick/core';
+import { InputRecording } from '@fixedtick/core/input';
+import { type NodeScheduler, nodeDriver } from '@fixedtick/core/node';
 import { describe, expect, it } from 'vitest';
 import { inputScript, World } from '../../../examples/node-server/world.ts';
 

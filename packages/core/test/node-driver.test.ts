@@ -1,4 +1,5 @@
-import { FixedLoop, type NodeScheduler, nodeDriver } from '@fixedtick/core';
+import { FixedLoop } from '@fixedtick/core';
+import { type NodeScheduler, nodeDriver } from '@fixedtick/core/node';
 import { describe, expect, it } from 'vitest';
 
 /**

@@ -1,10 +1,10 @@
+import { FixedLoop } from '@fixedtick/core';
 import {
-  FixedLoop,
   InputLatch,
   InputRecording,
   InputRecordingError,
   type InputRecordingJSON,
-} from '@fixedtick/core';
+} from '@fixedtick/core/input';
 import { describe, expect, it } from 'vitest';
 
 const V0 = 600; // px/s, jump impulse

@@ -18,15 +18,14 @@
  * interpolated poses. The hot loops run over packed typed arrays, touch each object once per
  * phase, create no closures and allocate nothing.
  */
+import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
 import {
-  type FixedLoop,
   type InterpolationMode,
-  type LoopAdapter,
   lerp,
   POSE_STRIDE,
   PoseBuffer,
   SLERP_NLERP_THRESHOLD,
-} from '@fixedtick/core';
+} from '@fixedtick/core/interpolation';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
 import { restoreRotation, setRotation } from './rotation-sync.ts';
 

@@ -1,0 +1,27 @@
+/**
+ * `@fixedtick/core/input`: input for fixed steps — the {@link InputLatch} that makes a press seen
+ * in exactly one tick whatever the frame rate, its DOM bindings, and {@link InputRecording}s that
+ * replay a run bit for bit. A separate entry so a game that reads input its own way never
+ * ships it; `@fixedtick/three` and `@fixedtick/babylon` re-export it.
+ * @packageDocumentation
+ */
+export {
+  type BindKeyboardOptions,
+  type BindPointerOptions,
+  type KeyboardTarget,
+  POINTER_BUTTONS,
+  type PointerTarget,
+} from '../input/dom-bindings.ts';
+export {
+  type InputEventKind,
+  InputLatch,
+  type InputListener,
+} from '../input/input-latch.ts';
+export { InputRecording, type ReplayOptions } from '../input/input-recording.ts';
+export {
+  InputRecordingError,
+  type InputRecordingJSON,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type RecordedEventJSON,
+} from '../input/recording-format.ts';
