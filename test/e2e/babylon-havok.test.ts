@@ -3,18 +3,8 @@
  * shot key is pressed, then bodies move; the physics rate and interpolation selectors work; the
  * teleport puts every box back.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  type ExamplesSite,
-  launchChromium,
-  maybeScreenshot,
-  type OpenedPage,
-  openPage,
-  readState,
-  startExamples,
-  waitForFrames,
-} from './harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { maybeScreenshot, readState, useExample } from './harness.ts';
 
 // Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
@@ -32,24 +22,10 @@ interface HavokState {
   projectile: [number, number, number];
 }
 
-let site: ExamplesSite;
-let browser: Browser;
-let opened: OpenedPage;
-let page: Page;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startExamples(['babylon-havok']), launchChromium()]);
-  opened = await openPage(browser, new URL('babylon-havok/', site.url).href);
-  page = opened.page;
-  await waitForFrames(page, 12, 60_000);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ex = useExample('babylon-havok', 12);
 
 function waitFor(predicate: string, timeout = 60_000): Promise<unknown> {
-  return page.waitForFunction(
+  return ex.page.waitForFunction(
     (source) => new Function('s', `return ${source}`)(window.__fixedtick),
     predicate,
     { timeout },
@@ -58,7 +34,7 @@ function waitFor(predicate: string, timeout = 60_000): Promise<unknown> {
 
 describe('babylon-havok: a Havok pile', () => {
   it('tracks every dynamic body and the pile stands still before the first shot', async () => {
-    const s = await readState<HavokState>(page);
+    const s = await readState<HavokState>(ex.page);
     expect(s.bodies).toBe(300);
     // 300 boxes + the projectile (dynamic once shot; tracked explicitly by the interpolation selector).
     expect(s.tracked).toBeGreaterThanOrEqual(300);
@@ -67,32 +43,32 @@ describe('babylon-havok: a Havok pile', () => {
   });
 
   it('a press of F fires exactly one shot and the bodies move', async () => {
-    await page.keyboard.press('KeyF');
+    await ex.page.keyboard.press('KeyF');
     await waitFor('s.shots === 1 && s.moved >= 10');
-    const s = await readState<HavokState>(page);
+    const s = await readState<HavokState>(ex.page);
     expect(s.shots).toBe(1);
     expect(s.projectile[2]).toBeGreaterThan(-14 + 1); // left the cannon towards the pile
-    await maybeScreenshot(page, 'babylon-havok-shot');
+    await maybeScreenshot(ex.page, 'babylon-havok-shot');
   });
 
   it('at 10 Hz physics with extrapolation it keeps stepping at 10 Hz', async () => {
-    await page.selectOption('#physics-rate', '10');
-    await page.selectOption('#interpolation', 'extrapolate');
-    const before = await readState<HavokState>(page);
+    await ex.page.selectOption('#physics-rate', '10');
+    await ex.page.selectOption('#interpolation', 'extrapolate');
+    const before = await readState<HavokState>(ex.page);
     expect(before.physicsRate).toBe(10);
     expect(before.interpolation).toBe('extrapolate');
     await waitFor(`s.ticks >= ${before.ticks + 5} && s.frames >= ${before.frames + 5}`);
   });
 
   it('the teleport puts every box back where the pile started', async () => {
-    await page.selectOption('#physics-rate', '60');
-    await page.selectOption('#interpolation', 'interpolate');
-    await page.click('#teleport');
+    await ex.page.selectOption('#physics-rate', '60');
+    await ex.page.selectOption('#interpolation', 'interpolate');
+    await ex.page.click('#teleport');
     await waitFor('s.teleports === 1 && s.moved === 0');
-    expect((await readState<HavokState>(page)).moved).toBe(0);
+    expect((await readState<HavokState>(ex.page)).moved).toBe(0);
   });
 
   it('logged no console error', () => {
-    expect(opened.errors).toEqual([]);
+    expect(ex.opened.errors).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type UserConfig } from 'vite';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { examples } from '../../examples/catalog.ts';
 import { type RunningServer, serveExamples } from '../../examples/serve.ts';
 import viteConfig from '../../examples/vite.config.ts';
@@ -234,4 +234,38 @@ export async function canvasPixels(page: Page, selector = 'canvas'): Promise<Can
 export async function maybeScreenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.E2E_SCREENSHOTS;
   if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+/** One example page for a test file; its fields are set once `beforeAll` has run. */
+export interface ExampleSession {
+  site: ExamplesSite;
+  browser: Browser;
+  /** The page and the console errors it logged. */
+  opened: OpenedPage;
+  page: Page;
+}
+
+/**
+ * Registers the file's `beforeAll` / `afterAll`: serve `slug` alone, open it in a fresh
+ * Chromium, wait for its first `frames` frames and run `ready` (page setup such as unchecking a
+ * box); afterwards close both. Returns the session, filled in when `beforeAll` has run.
+ */
+export function useExample(
+  slug: string,
+  frames = 10,
+  ready?: (page: Page) => Promise<void>,
+): ExampleSession {
+  const session = {} as ExampleSession;
+  beforeAll(async () => {
+    [session.site, session.browser] = await Promise.all([startExamples([slug]), launchChromium()]);
+    session.opened = await openPage(session.browser, new URL(`${slug}/`, session.site.url).href);
+    session.page = session.opened.page;
+    await waitForFrames(session.page, frames);
+    await ready?.(session.page);
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.site?.close();
+  });
+  return session;
 }

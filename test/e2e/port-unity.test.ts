@@ -4,17 +4,8 @@
  * Update → LateUpdate, `timeScale` 0 stops FixedUpdate while Update goes on with deltaTime 0, and
  * `RigidbodyInterpolation.None` draws the simulation pose exactly.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ExamplesSite,
-  launchChromium,
-  type OpenedPage,
-  openPage,
-  readState,
-  startExamples,
-  waitForFrames,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { readState, useExample, waitForFrames } from './harness.ts';
 
 interface UnityState {
   frames: number;
@@ -33,28 +24,14 @@ interface UnityState {
   interpolation: string;
 }
 
-let site: ExamplesSite;
-let browser: Browser;
-let opened: OpenedPage;
-let page: Page;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startExamples(['port-unity']), launchChromium()]);
-  opened = await openPage(browser, new URL('port-unity/', site.url).href);
-  page = opened.page;
-  await waitForFrames(page, 10);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ex = useExample('port-unity');
 
 describe('port-unity: a Unity controller on UnityTime', () => {
   it('FixedUpdate reads deltaTime 0.02 and time = fixedTime, in Unity message order', async () => {
-    await page.selectOption('#display-rate', '144');
-    const before = await readState<UnityState>(page);
-    await waitForFrames(page, before.frames + 90);
-    const after = await readState<UnityState>(page);
+    await ex.page.selectOption('#display-rate', '144');
+    const before = await readState<UnityState>(ex.page);
+    await waitForFrames(ex.page, before.frames + 90);
+    const after = await readState<UnityState>(ex.page);
     expect(after.fixedDeltaTimes).toEqual([0.02]);
     expect(after.fixedTimeMismatches).toBe(0);
     expect(after.orderViolations).toBe(0);
@@ -68,36 +45,36 @@ describe('port-unity: a Unity controller on UnityTime', () => {
     expect(after.lastUpdateDelta).toBeCloseTo(1 / 144, 9);
     // LateUpdate's camera is still where it put it when the frame is drawn
     expect(after.cameraError).toBeLessThan(1e-9);
-    expect(opened.errors).toEqual([]);
+    expect(ex.opened.errors).toEqual([]);
   });
 
   it('timeScale 0 runs no FixedUpdate; Update goes on with deltaTime 0', async () => {
-    await page.selectOption('#display-rate', '60');
-    await page.selectOption('#time-scale', '0');
-    const paused = await readState<UnityState>(page);
-    await waitForFrames(page, paused.frames + 30);
-    const later = await readState<UnityState>(page);
+    await ex.page.selectOption('#display-rate', '60');
+    await ex.page.selectOption('#time-scale', '0');
+    const paused = await readState<UnityState>(ex.page);
+    await waitForFrames(ex.page, paused.frames + 30);
+    const later = await readState<UnityState>(ex.page);
     expect(later.fixedUpdates).toBe(paused.fixedUpdates);
     expect(later.updates - paused.updates).toBe(later.frames - paused.frames);
     expect(later.lastUpdateDelta).toBe(0);
     expect(later.lastUnscaledDelta).toBeCloseTo(1 / 60, 9);
 
-    await page.selectOption('#time-scale', '1');
-    await waitForFrames(page, later.frames + 30);
-    const resumed = await readState<UnityState>(page);
+    await ex.page.selectOption('#time-scale', '1');
+    await waitForFrames(ex.page, later.frames + 30);
+    const resumed = await readState<UnityState>(ex.page);
     expect(resumed.fixedUpdates).toBeGreaterThan(later.fixedUpdates);
     expect(resumed.orderViolations).toBe(0);
-    expect(opened.errors).toEqual([]);
+    expect(ex.opened.errors).toEqual([]);
   });
 
   it('RigidbodyInterpolation.None draws the simulation pose exactly', async () => {
-    await page.selectOption('#display-rate', '144');
-    await page.selectOption('#interpolation', 'none');
-    const start = await readState<UnityState>(page);
-    await waitForFrames(page, start.frames + 20);
-    const state = await readState<UnityState>(page);
+    await ex.page.selectOption('#display-rate', '144');
+    await ex.page.selectOption('#interpolation', 'none');
+    const start = await readState<UnityState>(ex.page);
+    await waitForFrames(ex.page, start.frames + 20);
+    const state = await readState<UnityState>(ex.page);
     expect(state.interpolation).toBe('none');
     for (let k = 0; k < 3; k++) expect(state.rendered[k]).toBeCloseTo(state.simulated[k], 9);
-    expect(opened.errors).toEqual([]);
+    expect(ex.opened.errors).toEqual([]);
   });
 });

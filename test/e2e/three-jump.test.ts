@@ -3,18 +3,8 @@
  * runner peaks at 95.0 px with the same air time, the dt-scaled runner at 90.0 / 95.0 / 97.9 px,
  * and one press of Space (through the example's InputLatch) makes each runner jump exactly once.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  type ExamplesSite,
-  launchChromium,
-  maybeScreenshot,
-  type OpenedPage,
-  openPage,
-  readState,
-  startExamples,
-  waitForFrames,
-} from './harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { maybeScreenshot, readState, useExample, waitForFrames } from './harness.ts';
 
 // Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
@@ -35,38 +25,23 @@ interface JumpState {
   peaks: Record<'perFrame' | 'dt' | 'fixed', number | null>;
 }
 
-let site: ExamplesSite;
-let browser: Browser;
-let opened: OpenedPage;
-let page: Page;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startExamples(['three-jump']), launchChromium()]);
-  opened = await openPage(browser, new URL('three-jump/', site.url).href);
-  page = opened.page;
-  await waitForFrames(page, 5);
-  await page.uncheck('#auto-jump');
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const ex = useExample('three-jump', 5, (page) => page.uncheck('#auto-jump'));
 
 /** Sets the rates (resets the runners), presses Space once, waits for every runner to land. */
 async function jumpAt(
   display: string,
   physics = '60',
 ): Promise<{ before: JumpState; after: JumpState }> {
-  await page.selectOption('#physics-rate', physics);
-  await page.selectOption('#display-rate', display);
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.waitForFunction(() => {
+  await ex.page.selectOption('#physics-rate', physics);
+  await ex.page.selectOption('#display-rate', display);
+  await ex.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await ex.page.waitForFunction(() => {
     const runners = Object.values((window.__fixedtick as unknown as JumpState).runners);
     return runners.every((r) => !r.airborne);
   });
-  const before = await readState<JumpState>(page);
-  await page.keyboard.press('Space');
-  await page.waitForFunction(
+  const before = await readState<JumpState>(ex.page);
+  await ex.page.keyboard.press('Space');
+  await ex.page.waitForFunction(
     (b) => {
       const runners = (window.__fixedtick as unknown as JumpState).runners;
       return (['perFrame', 'dt', 'fixed'] as const).every(
@@ -76,10 +51,10 @@ async function jumpAt(
     before,
     { timeout: 60_000 },
   );
-  const after = await readState<JumpState>(page);
+  const after = await readState<JumpState>(ex.page);
   // A press seen twice would start a second jump right after landing: give it 20 frames.
-  await waitForFrames(page, after.frames + 20);
-  const later = await readState<JumpState>(page);
+  await waitForFrames(ex.page, after.frames + 20);
+  const later = await readState<JumpState>(ex.page);
   for (const key of ['perFrame', 'dt', 'fixed'] as const) {
     expect(later.runners[key].jumps).toBe(after.runners[key].jumps);
   }
@@ -110,7 +85,7 @@ describe('three-jump: the 96 px ledge', () => {
       expect(after.runners.perFrame.lastAirtime).toBeCloseTo(39 / fps, 6);
       expect(after.ticks).toBeGreaterThan(before.ticks);
       expect(after.frames).toBeGreaterThan(before.frames);
-      await maybeScreenshot(page, `three-jump-${fps}`);
+      await maybeScreenshot(ex.page, `three-jump-${fps}`);
     },
   );
 
@@ -128,6 +103,6 @@ describe('three-jump: the 96 px ledge', () => {
   });
 
   it('logged no console error', () => {
-    expect(opened.errors).toEqual([]);
+    expect(ex.opened.errors).toEqual([]);
   });
 });
