@@ -1,25 +1,33 @@
 /**
- * The Babylon.js adapter's cost next to Havok's, for 1 000 dynamic Havok bodies (a 10 × 10 × 10
- * grid of boxes dropping onto a ground and piling up), 60 Hz physics, 144 fps frames, on a real
- * `NullEngine` scene with real Havok WASM.
+ * The Babylon.js adapter's cost next to Havok's, for 1 000 dynamic Havok bodies, 60 Hz physics,
+ * 144 fps frames, on a real `NullEngine` scene with real Havok WASM, timed inside real frames.
  *
- * - **adapter** — what `BabylonFixedLoop` adds to a frame: `beginFrame` (auto-track scan),
- *   `beforeSteps` (teleport check, restore simulation poses), `afterStep` (capture),
- *   `interpolate` (on a frame without steps it checks the nodes it is about to write) and
- *   `render` (the frame's teleport check; `scene.render()` itself is off: the NullEngine draws
- *   nothing).
- * - **havok** — `physicsStep`: the observables and `HavokPlugin.executeStep(fixedDelta)` (Havok's
- *   world step plus Babylon's per-body pre-step and sync), i.e. what Babylon would do anyway.
+ * The scene: a 10 × 10 × 10 grid of 1 m boxes, 1.6 m apart horizontally and 2.5 m vertically
+ * (the top layer 24.5 m up), each given its own spin (up to ±4 rad/s on each axis) and a small
+ * horizontal drift, dropping onto a 60 m ground. Over the measured window (simulated seconds
+ * 1–5) the lower layers land and tumble while the upper ones are still falling and spinning onto
+ * them; the JSON reports, per second, how many bodies Havok moved at every step (their pose
+ * changed bit for bit, so the adapter has to capture, interpolate and write them: nothing is
+ * skipped as "at rest") and how many moved more than 1 mm per step on average.
  *
- * Two measurements, both in the same run on the same scene:
- * - `fraction` (the budgeted one, ≤ 0.10), per simulated second: Havok's cost (the median of
- *   that second's 60 `physicsStep` times, × 60) against the adapter's 144 frames (60 of them
- *   restoring and capturing) replayed right after on the same state (median of five replays).
- *   Medians on both sides, because on a shared machine load spikes hit one step or another.
- *   Reported: the median over seconds 2–5 (the first second tracks the bodies and warms up).
- * - `inFrame`: each phase timed inside real `advance()` frames (a subclass wraps the adapter's
- *   phases with `performance.now()`), summed per simulated second; this one also catches GC
- *   pauses and cache misses the two sides cause each other, and is noisier.
+ * What is timed (`performance.now()` around each call, inside real `loop.advance(1 / 144)`
+ * frames; a subclass of the adapter wraps its phases):
+ * - **adapter** — everything `BabylonFixedLoop` adds to a frame: `beginFrame` (auto-track scan),
+ *   `beforeSteps` (teleport check and restore of simulation poses, on frames that step),
+ *   `afterStep` (capture), `interpolate` (interpolate and write the render poses; on a frame
+ *   without steps it first checks the nodes it writes) and `render` (its teleport check;
+ *   `scene.render()` itself is off: the `NullEngine` draws nothing).
+ * - **havok** — `physicsStep`: `onBeforePhysicsObservable`, `HavokPlugin.executeStep(fixedDelta)`
+ *   (Babylon's per-body pre-step, Havok's world step and Babylon's sync back to the nodes) and
+ *   `onAfterPhysicsObservable` — what Babylon does per step anyway.
+ *
+ * The budgeted `fraction` (≤ 0.10), per simulated second: the adapter's cost over that second's
+ * 144 frames against Havok's cost over its 60 steps. Both sides are made robust to load spikes
+ * on a shared machine (a GC pause, another process) the same way: Havok's side is the median
+ * step time × the steps; the adapter's side is, for each kind of frame (with a step, without),
+ * the median of that kind's per-frame adapter time × the frames of that kind. Reported: the
+ * median over seconds 1–5 (second 0 tracks the bodies and warms the JIT up), plus every second's
+ * figures and the plain sums (`rawFraction`, spikes included) for context.
  *
  * Bytes allocated per frame are measured on the adapter's own phases, driven in the loop's order
  * (a 2 880- and a 14 400-frame window: fixed JIT/GC bookkeeping does not grow with the frames)
@@ -46,75 +54,98 @@ import { allocationPerCall } from '../lib.ts';
 const BODIES = 1000;
 const TICK_RATE = 60;
 const FPS = 144;
-const SECONDS = 5;
+/** Simulated seconds run; second 0 is warm-up, the rest are measured. */
+const SECONDS = 6;
 
-/** The adapter with each phase timed. */
+/** The adapter with each phase timed, per frame. */
 class TimedTracker extends BodyTracker {
-  adapterMs = 0;
-  havokMs = 0;
-  /** Each step's Havok time this second (its median resists a load spike on a shared machine). */
+  /** Adapter milliseconds of the frame being run. */
+  frameAdapter = 0;
+  /** Havok milliseconds of each step this second. */
   readonly stepMs: number[] = [];
+  /** Per phase, milliseconds this second. */
+  readonly phaseMs = { beginFrame: 0, beforeSteps: 0, afterStep: 0, interpolate: 0, render: 0 };
+  /** Bodies whose pose changed at each step this second, and those that moved over 1 mm. */
+  movedPerStep: number[] = [];
+  over1mmPerStep: number[] = [];
   /** Off while allocation is measured: `performance.now()` returns a fresh heap number. */
   timing = true;
+  #t = 0;
+  #start(): boolean {
+    if (this.timing) this.#t = performance.now();
+    return this.timing;
+  }
+  #stop(phase: keyof TimedTracker['phaseMs']): void {
+    const ms = performance.now() - this.#t;
+    this.frameAdapter += ms;
+    this.phaseMs[phase] += ms;
+  }
+  // (no closures: the allocation measurement runs these with timing off)
   override beginFrame(): void {
-    if (!this.timing) {
-      super.beginFrame();
-      return;
-    }
-    const t = performance.now();
+    const timed = this.#start();
     super.beginFrame();
-    this.adapterMs += performance.now() - t;
+    if (timed) this.#stop('beginFrame');
   }
   override beforeSteps(): void {
-    if (!this.timing) {
-      super.beforeSteps();
-      return;
-    }
-    const t = performance.now();
+    const timed = this.#start();
     super.beforeSteps();
-    this.adapterMs += performance.now() - t;
+    if (timed) this.#stop('beforeSteps');
   }
   override physicsStep(fixedDelta: number): void {
-    if (!this.timing) {
-      super.physicsStep(fixedDelta);
-      return;
-    }
-    const t = performance.now();
+    const timed = this.#start();
     super.physicsStep(fixedDelta);
-    const ms = performance.now() - t;
-    this.havokMs += ms;
-    this.stepMs.push(ms);
+    if (timed) this.stepMs.push(performance.now() - this.#t);
   }
   override afterStep(): void {
-    if (!this.timing) {
-      super.afterStep();
-      return;
-    }
-    const t = performance.now();
+    const timed = this.#start();
     super.afterStep();
-    this.adapterMs += performance.now() - t;
+    if (timed) {
+      this.#stop('afterStep');
+      this.#countMoving();
+    }
   }
   override interpolate(): void {
-    if (!this.timing) {
-      super.interpolate();
-      return;
-    }
-    const t = performance.now();
+    const timed = this.#start();
     super.interpolate();
-    this.adapterMs += performance.now() - t;
+    if (timed) this.#stop('interpolate');
   }
   override render(): void {
-    if (!this.timing) {
-      super.render();
-      return;
-    }
-    const t = performance.now();
+    const timed = this.#start();
     super.render();
-    this.adapterMs += performance.now() - t;
+    if (timed) this.#stop('render');
+  }
+  /** Untimed: compares the buffer's previous and current rows (typed arrays, no node touched). */
+  #countMoving(): void {
+    const p = this.poses.previous;
+    const c = this.poses.current;
+    let moved = 0;
+    let over1mm = 0;
+    for (let slot = 0; slot < this.poses.size; slot++) {
+      if (!this.poses.has(slot)) continue;
+      const r = slot * 10;
+      let same = true;
+      for (let k = 0; k < 7; k++) if (p[r + k] !== c[r + k]) same = false;
+      if (!same) moved++;
+      if (Math.hypot(c[r] - p[r], c[r + 1] - p[r + 1], c[r + 2] - p[r + 2]) > 1e-3) over1mm++;
+    }
+    this.movedPerStep.push(moved);
+    this.over1mmPerStep.push(over1mm);
   }
 }
 
-async function pile(): Promise<Scene> {
+/** A deterministic pseudo-random number in [-1, 1) (same scene every run). */
+function noise(i: number, k: number): number {
+  const x = Math.sin(i * 12.9898 + k * 78.233) * 43758.5453;
+  return (x - Math.floor(x)) * 2 - 1;
+}
+
+/**
+ * `'tumbling'`: the grid described in the module doc. `'settling'`: the same grid 1.6 m apart
+ * vertically (top layer 16.4 m up), dropped with no velocity, which piles up and settles.
+ */
+type SceneKind = 'tumbling' | 'settling';
+
+async function pile(kind: SceneKind): Promise<Scene> {
   Logger.LogLevels = Logger.WarningLogLevel | Logger.ErrorLogLevel;
   const require = createRequire(import.meta.url);
   const bytes = readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm'));
@@ -129,16 +160,22 @@ async function pile(): Promise<Scene> {
     const box = MeshBuilder.CreateBox(`b${i}`, { size: 1 }, scene);
     box.position.set(
       (i % 10) * 1.6 - 8,
-      2 + Math.floor(i / 100) * 1.6,
+      2 + Math.floor(i / 100) * (kind === 'tumbling' ? 2.5 : 1.6),
       (Math.floor(i / 10) % 10) * 1.6 - 8,
     );
-    new PhysicsAggregate(box, PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const body = new PhysicsAggregate(box, PhysicsShapeType.BOX, { mass: 1 }, scene).body;
+    if (kind === 'settling') continue;
+    body.setAngularVelocity(new Vector3(4 * noise(i, 1), 4 * noise(i, 2), 4 * noise(i, 3)));
+    body.setLinearVelocity(new Vector3(noise(i, 4), 0, noise(i, 5)));
   }
   return scene;
 }
 
-async function measure(mode: InterpolationMode) {
-  const scene = await pile();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
+
+async function measure(mode: InterpolationMode, kind: SceneKind) {
+  const scene = await pile(kind);
   const loop = new FixedLoop({ tickRate: TICK_RATE });
   const tracker = new TimedTracker(scene as unknown as SceneLike, loop, {
     autoTrack: true,
@@ -146,7 +183,54 @@ async function measure(mode: InterpolationMode) {
     render: false,
   });
   loop.addAdapter(tracker);
-  // the loop's step pattern for 144 fps at 60 Hz (1 step every 2.4 frames)
+  const perSecond: {
+    fraction: number;
+    adapterMs: number;
+    havokMs: number;
+    rawAdapterMs: number;
+    rawHavokMs: number;
+    phasesMs: Record<string, number>;
+    bodiesMovedEveryStep: number;
+    bodiesOver1mmPerStep: number;
+  }[] = [];
+  for (let s = 0; s < SECONDS; s++) {
+    tracker.stepMs.length = 0;
+    tracker.movedPerStep = [];
+    tracker.over1mmPerStep = [];
+    for (const k of Object.keys(tracker.phaseMs)) {
+      tracker.phaseMs[k as keyof typeof tracker.phaseMs] = 0;
+    }
+    // per kind of frame (steps run in it: 0, 1, …), each frame's adapter milliseconds
+    const frames = new Map<number, number[]>();
+    for (let f = 0; f < FPS; f++) {
+      tracker.frameAdapter = 0;
+      const steps = loop.advance(1 / FPS).steps;
+      const list = frames.get(steps) ?? [];
+      frames.set(steps, list);
+      list.push(tracker.frameAdapter);
+    }
+    let adapterMs = 0;
+    let rawAdapterMs = 0;
+    for (const list of frames.values()) {
+      adapterMs += median(list) * list.length;
+      rawAdapterMs += sum(list);
+    }
+    const havokMs = median(tracker.stepMs) * tracker.stepMs.length;
+    perSecond.push({
+      fraction: round(adapterMs / havokMs, 4),
+      adapterMs: round(adapterMs),
+      havokMs: round(havokMs),
+      rawAdapterMs: round(rawAdapterMs),
+      rawHavokMs: round(sum(tracker.stepMs)),
+      phasesMs: Object.fromEntries(Object.entries(tracker.phaseMs).map(([k, v]) => [k, round(v)])),
+      bodiesMovedEveryStep: Math.min(...tracker.movedPerStep),
+      bodiesOver1mmPerStep: Math.round(sum(tracker.over1mmPerStep) / tracker.over1mmPerStep.length),
+    });
+  }
+  const tracked = tracker.count;
+  const measured = perSecond.slice(1);
+  tracker.timing = false;
+  // The adapter's phases alone, in the loop's order, for allocation: 144 fps at 60 Hz.
   const stepsOf: number[] = [];
   let acc = 0;
   for (let f = 0; f < FPS; f++) {
@@ -156,56 +240,14 @@ async function measure(mode: InterpolationMode) {
     stepsOf.push(n);
   }
   const adapterFrame = (i: number) => {
-    const f = i % FPS;
     tracker.beginFrame();
-    if (stepsOf[f] > 0) {
+    if (stepsOf[i % FPS] > 0) {
       tracker.beforeSteps();
       tracker.afterStep();
     }
     tracker.interpolate(); // reads loop.alpha, as in a real frame
     tracker.render();
   };
-  const perSecond: {
-    havokMs: number;
-    havokInFrameMs: number;
-    adapterInFrameMs: number;
-    adapterReplayMs: number;
-    fraction: number;
-  }[] = [];
-  for (let s = 0; s < SECONDS; s++) {
-    // one real simulated second: Havok's steps and the adapter's phases timed in the frames
-    tracker.adapterMs = 0;
-    tracker.havokMs = 0;
-    tracker.stepMs.length = 0;
-    for (let f = 0; f < FPS; f++) loop.advance(1 / FPS);
-    const havokInFrameMs = tracker.havokMs;
-    // the second's Havok cost: its steps' median times their number (load spikes, which hit one
-    // step or another on a shared machine, do not count)
-    const steps = [...tracker.stepMs].sort((a, b) => a - b);
-    const havokMs = steps[Math.floor(steps.length / 2)] * steps.length;
-    const adapterInFrameMs = tracker.adapterMs;
-    // the adapter's 144 frames again on the same state, alone (no GC of Havok's garbage, no
-    // cache lines evicted by Havok): the median of five replays, as Havok gets its median step
-    const replays: number[] = [];
-    for (let k = 0; k < 5; k++) {
-      const t = performance.now();
-      for (let f = 0; f < FPS; f++) adapterFrame(f);
-      replays.push(performance.now() - t);
-    }
-    const replay = replays.sort((a, b) => a - b)[2];
-    perSecond.push({
-      havokMs: round(havokMs),
-      havokInFrameMs: round(havokInFrameMs),
-      adapterInFrameMs: round(adapterInFrameMs),
-      adapterReplayMs: round(replay),
-      fraction: round(replay / havokMs, 4),
-    });
-  }
-  const tracked = tracker.count;
-  // the first second warms the JIT up (and tracks the bodies); the rest are the measurement
-  const measured = perSecond.slice(1);
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  tracker.timing = false;
   // Two windows, 2 880 and 14 400 frames: a fixed amount of heap growth (JIT, GC bookkeeping,
   // under 64 kB) shows in both, while what the frames allocate grows with their number. If the
   // short window stayed under 64 kB and five times the frames grew the heap no more, the frames
@@ -214,11 +256,9 @@ async function measure(mode: InterpolationMode) {
   const short = allocationPerCall(adapterFrame, 2880, 4320);
   const long = allocationPerCall(adapterFrame, 14400, 0);
   const fixedOnly = short.totalBytes <= 65536 && long.totalBytes <= short.totalBytes;
-  const adapterAlloc = {
-    bytesPerCall: fixedOnly ? 0 : round(Math.max(short.bytesPerCall, long.bytesPerCall), 1),
-    short,
-    long,
-  };
+  const adapterBytesPerFrame = fixedOnly
+    ? 0
+    : round(Math.max(short.bytesPerCall, long.bytesPerCall), 1);
   // for context: a whole frame, Havok included
   const wholeAlloc = allocationPerCall(() => loop.advance(1 / FPS), 288, 144);
   loop.dispose();
@@ -226,19 +266,15 @@ async function measure(mode: InterpolationMode) {
   return {
     trackedBodies: tracked,
     fraction: median(measured.map((r) => r.fraction)),
-    adapterMsPerSimulatedSecond: median(measured.map((r) => r.adapterReplayMs)),
+    adapterMsPerSimulatedSecond: median(measured.map((r) => r.adapterMs)),
     havokMsPerSimulatedSecond: median(measured.map((r) => r.havokMs)),
-    inFrameFraction: round(
-      measured.reduce((a, r) => a + r.adapterInFrameMs, 0) /
-        measured.reduce((a, r) => a + r.havokInFrameMs, 0),
+    rawFraction: round(
+      sum(measured.map((r) => r.rawAdapterMs)) / sum(measured.map((r) => r.rawHavokMs)),
       4,
     ),
     perSecond,
-    adapterBytesPerFrame: adapterAlloc.bytesPerCall,
-    adapterHeapGrowthBytes: {
-      over2880Frames: adapterAlloc.short.totalBytes,
-      over14400Frames: adapterAlloc.long.totalBytes,
-    },
+    adapterBytesPerFrame,
+    adapterHeapGrowthBytes: { over2880Frames: short.totalBytes, over14400Frames: long.totalBytes },
     wholeFrameBytesPerFrameIncludingHavok: Math.round(wholeAlloc.bytesPerCall),
   };
 }
@@ -249,15 +285,21 @@ function round(x: number, digits = 3): number {
 }
 
 export default async function babylon(): Promise<Record<string, unknown>> {
-  const interpolate = await measure('interpolate');
-  const extrapolate = await measure('extrapolate');
+  const tumbling = await measure('interpolate', 'tumbling');
+  const settling = await measure('interpolate', 'settling');
+  const extrapolate = await measure('extrapolate', 'tumbling');
+  // the budgeted figure is the worse scene's (Havok costs less on the settling pile)
+  const fraction = Math.max(tumbling.fraction, settling.fraction);
+  const bytes = Math.max(tumbling.adapterBytesPerFrame, settling.adapterBytesPerFrame);
   return {
     bodies: BODIES,
     tickRate: TICK_RATE,
     fps: FPS,
     budgetFraction: 0.1,
-    interpolate,
-    withinBudget: interpolate.fraction <= 0.1 && interpolate.adapterBytesPerFrame === 0,
+    fraction,
+    adapterBytesPerFrame: bytes,
+    withinBudget: fraction <= 0.1 && bytes === 0,
+    interpolate: { tumbling, settling },
     extrapolate,
   };
 }

@@ -12,14 +12,14 @@
  * - `afterStep`: capture the new simulation pose (and Havok's velocities for extrapolation).
  * - `interpolate`: write the pose to render for `alpha`; on a frame with no step, a node about to
  *   be written is first checked for a write since the last frame (adopted, not overwritten).
- * - `render`: adopt poses written since (in `update`/`lateUpdate`/`preRender`, or between
- *   frames on a resting body), then `scene.render()`.
+ * - `render`: re-express bodies under moved parents, then `scene.render()`.
  *
- * So every node is checked for writes once per frame (in `render`), plus once before the steps
- * of a frame that runs any: a write is adopted before Havok steps and before the frame is drawn.
- * Unparented bodies (the bulk of a scene) go through tight loops of their own that touch a
- * node only for two identity checks and its position and rotation numbers, and leave a node at
- * rest untouched; Babylon node objects are large and scattered, so each touch is a cache miss.
+ * A node is checked for writes only where a pass reads or writes it anyway: before the steps of
+ * a frame that runs any, and in the interpolation write. A write made after those (`update`,
+ * `preRender`, between frames) is drawn as the node holds it and adopted by the next of them, or
+ * when the simulation pose is asked for (`#adoptPending`): always before Havok steps. Unparented
+ * bodies (the bulk of a scene) go through tight loops of their own and a node at rest is left
+ * untouched; Babylon node objects are large and scattered, so each touch is a cache miss.
  *
  * Spaces: a node driven by a physics body is interpolated in world space (Havok's space), then
  * expressed in its parent's current frame, so it renders where Havok put it whatever its parent
@@ -235,6 +235,7 @@ export class BodyTracker implements LoopAdapter {
     }
     const slot = this.#nodeSlot.get(node);
     if (slot === undefined) return false;
+    this.#adoptPending(slot);
     const body = this.#bodies[slot];
     if (body && this.#autoSlot[slot] === 1) this.#optedOut.add(body);
     this.#removeSlot(slot, true);
@@ -256,6 +257,7 @@ export class BodyTracker implements LoopAdapter {
   simulationPose(node: NodeLike, index: number, out: Float64Array | number[]): boolean {
     const slot = this.#slotOf(node, index);
     if (slot === undefined) return false;
+    this.#adoptPending(slot);
     const c = this.#poses.current;
     const row = slot * POSE_STRIDE;
     for (let k = 0; k < POSE_STRIDE; k++) out[k] = c[row + k];
@@ -279,6 +281,7 @@ export class BodyTracker implements LoopAdapter {
     }
     const slot = this.#slotOf(node, index);
     if (slot === undefined) return false;
+    this.#adoptPending(slot);
     this.#resetSlot(slot);
     this.#flushThin();
     return true;
@@ -372,9 +375,8 @@ export class BodyTracker implements LoopAdapter {
     if (this.#orderDirty) this.#rebuildOrder();
     this.#pruneDisposed(changed);
     if (this.#orderDirty) this.#rebuildOrder();
-    // Writes made since the last frame's `render` are adopted by the first pass that would
-    // otherwise lose them: `beforeSteps` (before Havok steps), the write in `interpolate`, or
-    // `render` (before the frame is drawn). One pass over the nodes per frame, not two.
+    // Writes made since the last pass are adopted by the first pass that would otherwise lose
+    // them: `beforeSteps` (before Havok steps) or the write in `interpolate` (module doc).
   }
 
   beforeSteps(): void {
@@ -427,7 +429,8 @@ export class BodyTracker implements LoopAdapter {
   #fixedDelta: unknown = null;
 
   render(): void {
-    this.#adoptWrites();
+    // Writes made in `update`/`lateUpdate`/`preRender` are drawn as they are (the node holds
+    // them) and adopted by the next pass that reads the node (see `#adoptPending`).
     this.#followParents();
     if (!this.#settings.render) return;
     const scene = this.#scene;
@@ -441,6 +444,7 @@ export class BodyTracker implements LoopAdapter {
       this.#pendingReset.fill(1);
       return;
     }
+    this.#adoptWrites();
     this.#poses.resetAll();
     this.#writeAll(false, true);
   }
@@ -450,6 +454,7 @@ export class BodyTracker implements LoopAdapter {
     this.#detached = true;
     // leave every node at its simulation pose, then hand stepping back to Babylon
     if (this.#poses.count > 0 && !this.#loop.inFixedStep) {
+      this.#adoptWrites();
       this.#restoreAll();
       this.#flushThin();
     }
@@ -871,8 +876,8 @@ export class BodyTracker implements LoopAdapter {
    * Adopts poses written outside the fixed step as teleports (SPEC §3, the adapters' rule):
    * every tracked node is compared with what the adapter (or Havok's sync) last left in it, and
    * a node whose vector objects were replaced (`mesh.position = new Vector3(…)`) counts as
-   * written. Unparented bodies go through a tight loop of their own: per body, two identity
-   * checks on the node and seven number compares, nothing else.
+   * written. Not a per-frame pass: `resetInterpolation()` and `dispose` run it first, so a
+   * write not yet adopted is kept (see `#adoptPending`).
    */
   #adoptWrites(): void {
     const list = this.#bodyList;
@@ -935,6 +940,27 @@ export class BodyTracker implements LoopAdapter {
       }
     }
     this.#flushThin();
+  }
+
+  /**
+   * Outside the fixed step, adopts a write made to the slot's node (or instance) since the last
+   * pass that checked it: the per-frame passes check a node only where they read or write it
+   * anyway (before the steps, in the interpolation write), so a write made after them (in
+   * `update`, `preRender`, `postRender`, between frames) is adopted by the next of them — or
+   * here, when the simulation pose is asked for first.
+   */
+  #adoptPending(slot: number): void {
+    const node = this.#nodes[slot];
+    if (node === undefined || this.#loop.inFixedStep) return;
+    if (this.#kind[slot] === KIND_THIN) {
+      if (!this.#changed(slot, node)) return;
+      this.#adoptThin(slot, node);
+      const entry = this.#thin.get(node);
+      if (entry) this.#pushThin(entry, false);
+      this.#flushThin();
+      return;
+    }
+    if (this.#refsStale(slot, node) || this.#changed(slot, node)) this.#adopt(slot);
   }
 
   /** A node slot's pose was written from outside: make it the simulation pose, push to Havok. */
@@ -1375,7 +1401,11 @@ export class BodyTracker implements LoopAdapter {
     const out = this.#poses.output;
     for (let i = 0; i < this.#orderCount; i++) {
       const slot = order[i];
-      if (this.#kind[slot] === KIND_WORLD && this.#parented[slot] === 1) this.#writeSlot(slot, out);
+      if (this.#kind[slot] !== KIND_WORLD || this.#parented[slot] === 0) continue;
+      const node = this.#nodes[slot] as NodeLike;
+      // a write since the interpolation pass is adopted, not overwritten
+      if (this.#refsStale(slot, node) || this.#changed(slot, node)) this.#adopt(slot);
+      else this.#writeSlot(slot, out);
     }
   }
 

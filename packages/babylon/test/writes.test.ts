@@ -48,6 +48,26 @@ describe('writes from outside the step, and what scene.render() draws', () => {
     expect(Math.abs(sim[0] * q.x + sim[1] * q.y + sim[2] * q.z + sim[3] * q.w)).toBeCloseTo(1, 5);
   });
 
+  it('a write made after the frame’s passes (postRender) is adopted by untrack, resetInterpolation, dispose and getSimulationPose', async () => {
+    const scene = await havokScene();
+    const [a, b, c, d] = [0, 3, 6, 9].map((x, i) => dynamicBox(scene, `n${i}`, x, 30, 0));
+    const loop = new BabylonFixedLoop(scene, { tickRate: 30, errorPolicy: 'throw' });
+    for (let f = 0; f < 20; f++) loop.advance(1 / 144);
+    const off = loop.onPostRender(() => {
+      for (const n of [a, b, c, d]) n.position.y = 12;
+    });
+    loop.advance(1 / 144);
+    off();
+    expect(loop.getSimulationPose(a)?.position[1]).toBe(12);
+    loop.untrack(b);
+    expect(b.position.y).toBe(12);
+    loop.resetInterpolation();
+    expect(c.position.y).toBe(12);
+    expect(loop.getSimulationPose(c)?.position[1]).toBe(12);
+    loop.dispose();
+    expect(d.position.y).toBe(12);
+  });
+
   it('untrack and dispose leave nodes at their simulation pose', async () => {
     const scene = await havokScene();
     const a = dynamicBox(scene, 'a', 0, 30, 0);
