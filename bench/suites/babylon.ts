@@ -34,6 +34,7 @@
  * with Havok left out (Havok's embind bindings and Babylon's sync allocate per body per step;
  * that is theirs). A whole `advance()` with Havok is reported too, for context.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
@@ -45,6 +46,7 @@ import { HavokPlugin } from '@babylonjs/core/Physics/v2/Plugins/havokPlugin.js';
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/core/Physics/joinedPhysicsEngineComponent.js';
+import { fileURLToPath } from 'node:url';
 import HavokPhysics from '@babylonjs/havok';
 import type { SceneLike } from '../../packages/babylon/src/babylon-shapes.ts';
 import { BodyTracker } from '../../packages/babylon/src/body-tracker.ts';
@@ -284,10 +286,36 @@ function round(x: number, digits = 3): number {
   return Math.round(x * k) / k;
 }
 
+type Measure = Awaited<ReturnType<typeof measure>>;
+
+/**
+ * One measurement in a fresh Node process with `npm run bench`'s flags: a scene measured after
+ * another inherits its heap and JIT state (its nodes end up scattered in a larger old space),
+ * which made the second scene's adapter figure 15–25 % worse whichever scene it was.
+ */
+function isolated(mode: InterpolationMode, kind: SceneKind): Measure {
+  const args = ['--expose-gc', '--max-semi-space-size=512', '--import', 'tsx'];
+  const out = execFileSync(
+    process.execPath,
+    [...args, fileURLToPath(import.meta.url), mode, kind],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 24,
+    },
+  );
+  return JSON.parse(out.slice(out.indexOf('{'))) as Measure;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [mode, kind] = process.argv.slice(2) as [InterpolationMode, SceneKind];
+  process.stdout.write(JSON.stringify(await measure(mode, kind)));
+}
+
 export default async function babylon(): Promise<Record<string, unknown>> {
-  const tumbling = await measure('interpolate', 'tumbling');
-  const settling = await measure('interpolate', 'settling');
-  const extrapolate = await measure('extrapolate', 'tumbling');
+  const tumbling = isolated('interpolate', 'tumbling');
+  const settling = isolated('interpolate', 'settling');
+  const extrapolate = isolated('extrapolate', 'tumbling');
   // the budgeted figure is the worse scene's (Havok costs less on the settling pile)
   const fraction = Math.max(tumbling.fraction, settling.fraction);
   const bytes = Math.max(tumbling.adapterBytesPerFrame, settling.adapterBytesPerFrame);

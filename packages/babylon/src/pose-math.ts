@@ -8,24 +8,25 @@
  */
 
 /**
- * Writes `scale · rotation · translation` into `out[o..o+15]` exactly as Babylon's
+ * Writes `scale · rotation · translation` of the pose row `row[r..r+9]` (`px py pz qx qy qz qw
+ * sx sy sz`; unit scale unless `scaled`) into `out[o..o+15]` exactly as Babylon's
  * `Matrix.ComposeToRef` does (same operations, same rounding), so a matrix written here and one
  * written by Babylon compare equal.
  */
 export function composeMatrix(
   out: Float32Array | Float64Array,
   o: number,
-  px: number,
-  py: number,
-  pz: number,
-  x: number,
-  y: number,
-  z: number,
-  w: number,
-  sx: number,
-  sy: number,
-  sz: number,
+  row: ArrayLike<number>,
+  r: number,
+  scaled: boolean,
 ): void {
+  const x = row[r + 3];
+  const y = row[r + 4];
+  const z = row[r + 5];
+  const w = row[r + 6];
+  const sx = scaled ? row[r + 7] : 1;
+  const sy = scaled ? row[r + 8] : 1;
+  const sz = scaled ? row[r + 9] : 1;
   const x2 = x + x;
   const y2 = y + y;
   const z2 = z + z;
@@ -50,9 +51,9 @@ export function composeMatrix(
   out[o + 9] = (yz - wx) * sz;
   out[o + 10] = (1 - (xx + yy)) * sz;
   out[o + 11] = 0;
-  out[o + 12] = px;
-  out[o + 13] = py;
-  out[o + 14] = pz;
+  out[o + 12] = row[r];
+  out[o + 13] = row[r + 1];
+  out[o + 14] = row[r + 2];
   out[o + 15] = 1;
 }
 
@@ -156,17 +157,19 @@ function quaternionFromRows(
 }
 
 /**
- * Scales the three basis rows of the matrix at `m[o..o+15]` by `(sx, sy, sz)` in place: Havok
+ * Scales the three basis rows of the matrix at `m[o..o+15]` by `scale[i..i+2]` in place: Havok
  * writes thin-instance matrices with rotation and translation only, and this puts each
  * instance's own scale back.
  */
 export function scaleBasisRows(
   m: Float32Array,
   o: number,
-  sx: number,
-  sy: number,
-  sz: number,
+  scale: ArrayLike<number>,
+  i: number,
 ): void {
+  const sx = scale[i];
+  const sy = scale[i + 1];
+  const sz = scale[i + 2];
   m[o] *= sx;
   m[o + 1] *= sx;
   m[o + 2] *= sx;
@@ -179,28 +182,31 @@ export function scaleBasisRows(
 }
 
 /**
- * Turns a world position and rotation into the local position and rotation of a child of a
- * parent whose world matrix is `pm` (row-major, row vectors) and whose world rotation is
- * `(rx, ry, rz, rw)`; writes `px py pz qx qy qz qw` to `out[oi..oi+6]`. The position goes through
+ * Turns the world position and rotation of pose row `row[r..r+6]` into the local position and
+ * rotation of a child of a parent whose world matrix is `pm` (row-major, row vectors) and whose
+ * world rotation is `rq`; writes `px py pz qx qy qz qw` to `out[oi..oi+6]`. The position goes through
  * the full inverse of the parent's 3×3 (so parent scale is honoured); the rotation is
  * `conj(parentRotation) ⊗ world`.
  */
 export function worldToLocal(
   pm: ArrayLike<number>,
-  rx: number,
-  ry: number,
-  rz: number,
-  rw: number,
-  wx: number,
-  wy: number,
-  wz: number,
-  qx: number,
-  qy: number,
-  qz: number,
-  qw: number,
+  rq: { x: number; y: number; z: number; w: number },
+  row: ArrayLike<number>,
+  r: number,
   out: Float64Array,
   oi: number,
 ): void {
+  const rx = rq.x;
+  const ry = rq.y;
+  const rz = rq.z;
+  const rw = rq.w;
+  const wx = row[r];
+  const wy = row[r + 1];
+  const wz = row[r + 2];
+  const qx = row[r + 3];
+  const qy = row[r + 4];
+  const qz = row[r + 5];
+  const qw = row[r + 6];
   // row vectors: world = local · A + t, with A the upper 3×3 → local = (world − t) · A⁻¹
   const a00 = pm[0];
   const a01 = pm[1];

@@ -8,12 +8,15 @@ import { composeMatrix, decomposeMatrix, scaleBasisRows, worldToLocal } from '..
 const q = Quaternion.RotationYawPitchRoll(0.4, -1.1, 2.3);
 
 describe('pose math agrees with Babylon.js', () => {
-  it('composeMatrix writes exactly what Matrix.ComposeToRef writes', () => {
+  it('composeMatrix writes exactly what Matrix.ComposeToRef writes (unit scale unless scaled)', () => {
     // Babylon matrices (and thin-instance buffers) are Float32Arrays
     const expected = Matrix.Compose(new Vector3(0.5, 2, 3), q, new Vector3(1, -2, 7)).toArray();
     const out = new Float32Array(16);
-    composeMatrix(out, 0, 1, -2, 7, q.x, q.y, q.z, q.w, 0.5, 2, 3);
+    composeMatrix(out, 0, [1, -2, 7, q.x, q.y, q.z, q.w, 0.5, 2, 3], 0, true);
     expect(Array.from(out)).toEqual(Array.from(expected));
+    composeMatrix(out, 0, [1, -2, 7, q.x, q.y, q.z, q.w, 0.5, 2, 3], 0, false);
+    const unit = Matrix.Compose(Vector3.One(), q, new Vector3(1, -2, 7)).toArray();
+    expect(Array.from(out)).toEqual(Array.from(unit));
   });
 
   it('decomposeMatrix gives back position, rotation and scale (mirrored too)', () => {
@@ -22,20 +25,7 @@ describe('pose math agrees with Babylon.js', () => {
       const out = new Float64Array(10);
       decomposeMatrix(m.m, 0, out, 0);
       const back = new Float64Array(16);
-      composeMatrix(
-        back,
-        0,
-        out[0],
-        out[1],
-        out[2],
-        out[3],
-        out[4],
-        out[5],
-        out[6],
-        out[7],
-        out[8],
-        out[9],
-      );
+      composeMatrix(back, 0, out, 0, true);
       Array.from(m.m).forEach((v, i) => {
         expect(back[i]).toBeCloseTo(v, 6);
       });
@@ -45,7 +35,7 @@ describe('pose math agrees with Babylon.js', () => {
 
   it('scaleBasisRows turns Havok’s unscaled matrix into the instance’s scaled one', () => {
     const unscaled = Float32Array.from(Matrix.Compose(Vector3.One(), q, new Vector3(3, 4, 5)).m);
-    scaleBasisRows(unscaled, 0, 0.5, 2, 3);
+    scaleBasisRows(unscaled, 0, [0.5, 2, 3], 0);
     const scaled = Matrix.Compose(new Vector3(0.5, 2, 3), q, new Vector3(3, 4, 5)).m;
     Array.from(scaled).forEach((v, i) => {
       expect(unscaled[i]).toBeCloseTo(v, 6);
@@ -65,17 +55,9 @@ describe('pose math agrees with Babylon.js', () => {
     const pq = parent.computeWorldMatrix(true) && parent.absoluteRotationQuaternion;
     worldToLocal(
       parent.getWorldMatrix().m,
-      pq.x,
-      pq.y,
-      pq.z,
-      pq.w,
-      world.x,
-      world.y,
-      world.z,
-      q.x,
-      q.y,
-      q.z,
-      q.w,
+      pq,
+      [world.x, world.y, world.z, q.x, q.y, q.z, q.w],
+      0,
       out,
       0,
     );
