@@ -28,7 +28,7 @@ import {
 } from '@fixedtick/core';
 import { POSE_STRIDE } from '@fixedtick/core/interpolation';
 import type { NodeLike, SceneLike } from './babylon-shapes.ts';
-import { BodyTracker, type TrackerSettings } from './body-tracker.ts';
+import { BodyTracker, PHYSICS_V1, type TrackerSettings } from './body-tracker.ts';
 import { renderLoopDriver } from './render-loop-driver.ts';
 
 /** Options of {@link BabylonFixedLoop}: its own, plus every `FixedLoop` option. */
@@ -135,9 +135,7 @@ function prepare(
   }
   const physics = s.getPhysicsEngine?.() ?? null;
   if (physics !== null && physics.getPluginVersion() !== 2) {
-    throw new Error(
-      'fixedtick: BabylonFixedLoop steps Physics V2 (Havok) only; this scene uses a Physics V1 plugin (PhysicsImpostor). Enable physics with a HavokPlugin.',
-    );
+    throw new Error(PHYSICS_V1);
   }
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`fixedtick: options must be an object, got ${show(options)}`);
@@ -265,17 +263,7 @@ export class BabylonFixedLoop extends FixedLoop {
    * the fixed step, for tracked and untracked nodes.
    */
   teleport(node: TransformNode, position: Vector3Like, rotation?: QuaternionLike): void {
-    this.#tracker.teleport(
-      node as unknown as NodeLike,
-      position.x,
-      position.y,
-      position.z,
-      rotation !== undefined,
-      rotation?.x ?? 0,
-      rotation?.y ?? 0,
-      rotation?.z ?? 0,
-      rotation?.w ?? 1,
-    );
+    this.#tracker.teleport(node as unknown as NodeLike, position, rotation);
   }
 
   /**
@@ -289,18 +277,7 @@ export class BabylonFixedLoop extends FixedLoop {
     position: Vector3Like,
     rotation?: QuaternionLike,
   ): void {
-    this.#tracker.teleportInstance(
-      mesh as unknown as NodeLike,
-      index,
-      position.x,
-      position.y,
-      position.z,
-      rotation !== undefined,
-      rotation?.x ?? 0,
-      rotation?.y ?? 0,
-      rotation?.z ?? 0,
-      rotation?.w ?? 1,
-    );
+    this.#tracker.teleportInstance(mesh as unknown as NodeLike, index, position, rotation);
   }
 
   /**

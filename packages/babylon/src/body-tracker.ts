@@ -60,7 +60,8 @@ const S = POSE_STRIDE;
 /** Matrix floats per thin instance. */
 const M = 16;
 
-const PHYSICS_V1 =
+/** The error for a scene on Physics V1 (at construction, or at a frame if enabled later). */
+export const PHYSICS_V1 =
   'fixedtick: BabylonFixedLoop steps Physics V2 (Havok) only; this scene uses a Physics V1 plugin (PhysicsImpostor). Enable physics with a HavokPlugin.';
 
 /** A reusable `Vector3`-shaped sink for Havok's velocity getters. */
@@ -75,6 +76,11 @@ class Sink implements Vec3Like {
     return this;
   }
 }
+
+/** A position, as `teleport` takes it. */
+type XYZ = { x: number; y: number; z: number };
+/** A rotation quaternion, as `teleport` takes it. */
+type XYZW = XYZ & { w: number };
 
 /** What the adapter was built with; validated by `BabylonFixedLoop`. */
 export interface TrackerSettings {
@@ -264,26 +270,16 @@ export class BodyTracker implements LoopAdapter {
   }
 
   /** Moves `node` and its Havok body now, with no interpolation streak. */
-  teleport(
-    node: NodeLike,
-    px: number,
-    py: number,
-    pz: number,
-    hasRotation: boolean,
-    qx: number,
-    qy: number,
-    qz: number,
-    qw: number,
-  ): void {
+  teleport(node: NodeLike, position: XYZ, rotation?: XYZW): void {
     if (this.#thin.has(node)) {
       throw new Error(
         `fixedtick: "${node.name}" is a thin-instanced physics mesh; use teleportInstance(mesh, index, position, rotation?)`,
       );
     }
-    node.position.set(px, py, pz);
-    if (hasRotation) {
+    node.position.set(position.x, position.y, position.z);
+    if (rotation) {
       if (!node.rotationQuaternion) node.rotationQuaternion = node.rotation.toQuaternion();
-      node.rotationQuaternion.set(qx, qy, qz, qw);
+      node.rotationQuaternion.set(rotation.x, rotation.y, rotation.z, rotation.w);
     }
     const slot = this.#nodeSlot.get(node);
     const body = node.physicsBody;
@@ -297,18 +293,7 @@ export class BodyTracker implements LoopAdapter {
   }
 
   /** Moves thin instance `index` of `mesh` and its Havok body now, scale kept. */
-  teleportInstance(
-    mesh: NodeLike,
-    index: number,
-    px: number,
-    py: number,
-    pz: number,
-    hasRotation: boolean,
-    qx: number,
-    qy: number,
-    qz: number,
-    qw: number,
-  ): void {
+  teleportInstance(mesh: NodeLike, index: number, position: XYZ, rotation?: XYZW): void {
     const entry = this.#thin.get(mesh);
     const slot = entry?.slots[index];
     if (!entry || slot === undefined) {
@@ -318,14 +303,14 @@ export class BodyTracker implements LoopAdapter {
     }
     const c = this.#poses.current;
     const r = slot * S;
-    c[r] = px;
-    c[r + 1] = py;
-    c[r + 2] = pz;
-    if (hasRotation) {
-      c[r + 3] = qx;
-      c[r + 4] = qy;
-      c[r + 5] = qz;
-      c[r + 6] = qw;
+    c[r] = position.x;
+    c[r + 1] = position.y;
+    c[r + 2] = position.z;
+    if (rotation) {
+      c[r + 3] = rotation.x;
+      c[r + 4] = rotation.y;
+      c[r + 5] = rotation.z;
+      c[r + 6] = rotation.w;
     }
     const inStep = this.#loop.inFixedStep;
     if (inStep) this.#flags[slot] |= RESET;
@@ -356,43 +341,16 @@ export class BodyTracker implements LoopAdapter {
     const fast = this.#fast;
     const nodes = this.#nodes;
     const c = this.#poses.current;
-    const w = this.#written;
     for (let i = 0; i < fast.length; i++) {
       const slot = fast[i];
       const node = nodes[slot];
-      const p = this.#pos[slot];
-      const q = this.#rot[slot];
       if (!node) continue;
-      const r = slot * S;
-      const px = p.x;
-      const py = p.y;
-      const pz = p.z;
-      const qx = q.x;
-      const qy = q.y;
-      const qz = q.z;
-      const qw = q.w;
-      if (
-        node.position !== p ||
-        node.rotationQuaternion !== q ||
-        w[r] !== px ||
-        w[r + 1] !== py ||
-        w[r + 2] !== pz ||
-        w[r + 3] !== qx ||
-        w[r + 4] !== qy ||
-        w[r + 5] !== qz ||
-        w[r + 6] !== qw
-      ) {
+      if (node.position !== this.#pos[slot] || node.rotationQuaternion !== this.#rot[slot]) {
         this.#bind(slot, node);
         this.#adopt(slot);
-      } else if (
-        c[r] !== px ||
-        c[r + 1] !== py ||
-        c[r + 2] !== pz ||
-        c[r + 3] !== qx ||
-        c[r + 4] !== qy ||
-        c[r + 5] !== qz ||
-        c[r + 6] !== qw
-      ) {
+      } else if (!this.#holds(slot)) {
+        this.#adopt(slot);
+      } else if (!this.#same(c, slot * S)) {
         this.#put(slot, c);
       }
     }
