@@ -27,7 +27,13 @@
  * @internal
  */
 import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
-import { type InterpolationMode, POSE_STRIDE, PoseBuffer } from '@fixedtick/core/interpolation';
+import {
+  type InterpolationMode,
+  lerp,
+  POSE_STRIDE,
+  PoseBuffer,
+  SLERP_NLERP_THRESHOLD,
+} from '@fixedtick/core/interpolation';
 import {
   type BodyLike,
   MOTION_DYNAMIC,
@@ -55,6 +61,8 @@ const PARENTED = 4;
 /** Reset after this step (a teleport inside the fixed step). */
 const RESET = 8;
 const EXTRAPOLATE = 16;
+/** Not `'interpolate'` (`'none'` or `'extrapolate'`). */
+const NOT_INTERPOLATE = 32;
 
 const S = POSE_STRIDE;
 /** Matrix floats per thin instance. */
@@ -433,9 +441,11 @@ export class BodyTracker implements LoopAdapter {
     this.#checked = false;
     const poses = this.#poses;
     if (poses.count === 0) return;
-    const alpha = this.#loop.alpha;
+    const t = this.#loop.alpha;
     const fixedDelta = this.#loop.fixedDelta;
     const out = poses.output;
+    const a = poses.previous;
+    const b = poses.current;
     const fast = this.#fast;
     const w = this.#written;
     const nodes = this.#nodes;
@@ -444,15 +454,57 @@ export class BodyTracker implements LoopAdapter {
     for (let i = 0; i < fast.length; i++) {
       const slot = fast[i];
       if (!nodes[slot]) continue;
-      poses.interpolateSlot(slot, alpha, fixedDelta);
       const r = slot * S;
-      const px = out[r];
-      const py = out[r + 1];
-      const pz = out[r + 2];
-      const qx = out[r + 3];
-      const qy = out[r + 4];
-      const qz = out[r + 5];
-      const qw = out[r + 6];
+      let px: number;
+      let py: number;
+      let pz: number;
+      let qx = a[r + 3];
+      let qy = a[r + 4];
+      let qz = a[r + 5];
+      let qw = a[r + 6];
+      const bx = b[r + 3];
+      const by = b[r + 4];
+      const bz = b[r + 5];
+      const bw = b[r + 6];
+      const dot = qx * bx + qy * by + qz * bz + qw * bw;
+      if (
+        this.#flags[slot] & NOT_INTERPOLATE ||
+        (dot < SLERP_NLERP_THRESHOLD && -dot < SLERP_NLERP_THRESHOLD)
+      ) {
+        // other modes, and rotations far enough apart to need a true slerp: the buffer's pass
+        poses.interpolateSlot(slot, t, fixedDelta);
+        px = out[r];
+        py = out[r + 1];
+        pz = out[r + 2];
+        qx = out[r + 3];
+        qy = out[r + 4];
+        qz = out[r + 5];
+        qw = out[r + 6];
+      } else {
+        // 'interpolate' between nearly equal rotations (the common case at 60 Hz): the buffer's
+        // operations, inline — exact-endpoint lerp and the normalised nlerp
+        px = lerp(a[r], b[r], t);
+        py = lerp(a[r + 1], b[r + 1], t);
+        pz = lerp(a[r + 2], b[r + 2], t);
+        if (t >= 1) {
+          qx = bx;
+          qy = by;
+          qz = bz;
+          qw = bw;
+        } else if (t > 0 && (qx !== bx || qy !== by || qz !== bz || qw !== bw)) {
+          const s1 = dot < 0 ? -t : t;
+          const x = qx * (1 - t) + bx * s1;
+          const y = qy * (1 - t) + by * s1;
+          const z = qz * (1 - t) + bz * s1;
+          const ww = qw * (1 - t) + bw * s1;
+          const len = Math.sqrt(x * x + y * y + z * z + ww * ww);
+          const inv = len > 0 ? 1 / len : 0;
+          qx = x * inv;
+          qy = y * inv;
+          qz = z * inv;
+          qw = ww * inv;
+        }
+      }
       // a body at rest: its node already holds its render pose
       if (
         w[r] === px &&
@@ -491,7 +543,7 @@ export class BodyTracker implements LoopAdapter {
     }
     const rest = this.#rest;
     for (let i = 0; i < rest.length; i++) {
-      if (this.#nodes[rest[i]]) poses.interpolateSlot(rest[i], alpha, fixedDelta);
+      if (this.#nodes[rest[i]]) poses.interpolateSlot(rest[i], t, fixedDelta);
     }
     for (let i = 0; i < rest.length; i++) this.#write(rest[i], out, check);
     this.#pushMoved(false);
@@ -659,9 +711,10 @@ export class BodyTracker implements LoopAdapter {
     const resolved = mode ?? this.#settings.defaultInterpolation;
     this.#poses.setMode(slot, resolved);
     this.#flags[slot] =
-      (this.#flags[slot] & ~(DEFAULT | EXTRAPOLATE)) |
+      (this.#flags[slot] & ~(DEFAULT | EXTRAPOLATE | NOT_INTERPOLATE)) |
       (mode === undefined ? DEFAULT : 0) |
-      (resolved === 'extrapolate' ? EXTRAPOLATE : 0);
+      (resolved === 'extrapolate' ? EXTRAPOLATE : 0) |
+      (resolved === 'interpolate' ? 0 : NOT_INTERPOLATE);
   }
 
   #remove(slot: number, restore: boolean): void {
