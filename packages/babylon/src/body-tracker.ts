@@ -10,8 +10,9 @@
  * - `physicsStep`: `onBeforePhysicsObservable`, `plugin.executeStep(fixedDelta)`,
  *   `onAfterPhysicsObservable` — exactly Babylon's own sequence, with an explicit step.
  * - `afterStep`: capture the new simulation pose (and Havok's velocities for extrapolation).
- * - `interpolate`: the core buffer interpolates every slot, then each node gets its render pose;
- *   on a frame with no step, a node about to be written is first checked for a write since.
+ * - `interpolate`: each slot's render pose (the core buffer's `interpolateSlot`, or inline for an
+ *   unparented body in the nlerp case), written to its node; on a frame with no step, a node
+ *   about to be written is first checked for a write since.
  * - `render`: re-express bodies under moved parents, then `scene.render()`.
  *
  * A node is checked for writes only where a pass reads or writes it anyway (before the steps,
@@ -401,10 +402,13 @@ export class BodyTracker implements LoopAdapter {
     const c = poses.current;
     const w = this.#written;
     const fast = this.#fast;
+    const pos = this.#pos;
+    const rot = this.#rot;
+    const flags = this.#flags;
     for (let i = 0; i < fast.length; i++) {
       const slot = fast[i];
-      const p = this.#pos[slot];
-      const q = this.#rot[slot];
+      const p = pos[slot];
+      const q = rot[slot];
       const r = slot * S;
       c[r] = w[r] = p.x;
       c[r + 1] = w[r + 1] = p.y;
@@ -413,7 +417,7 @@ export class BodyTracker implements LoopAdapter {
       c[r + 4] = w[r + 4] = q.y;
       c[r + 5] = w[r + 5] = q.z;
       c[r + 6] = w[r + 6] = q.w;
-      this.#stepped(slot);
+      if (flags[slot] & (EXTRAPOLATE | RESET)) this.#stepped(slot);
     }
     const rest = this.#rest;
     for (let i = 0; i < rest.length; i++) {
@@ -428,7 +432,6 @@ export class BodyTracker implements LoopAdapter {
   /** After a step's capture: Havok's velocities for extrapolation, a teleport's reset. */
   #stepped(slot: number): void {
     const flags = this.#flags[slot];
-    if (flags === 0) return;
     if (flags & EXTRAPOLATE) this.#velocity(slot);
     if (flags & RESET) {
       this.#flags[slot] = flags & ~RESET;
