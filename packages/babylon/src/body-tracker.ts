@@ -825,11 +825,8 @@ export class BodyTracker implements LoopAdapter {
     const c = this.#poses.current;
     const r = slot * S;
     if (this.#kind[slot] === THIN) {
-      const data = node._thinInstanceDataStorage?.matrixData;
-      if (!data) return;
-      const o = this.#instance[slot] * M;
-      decomposeMatrix(data, o, c, r);
-      for (let k = 0; k < M; k++) this.#matrix[slot * M + k] = data[o + k];
+      const data = this.#keep(slot);
+      if (data) decomposeMatrix(data, this.#instance[slot] * M, c, r);
       return;
     }
     const p = this.#pos[slot];
@@ -861,6 +858,14 @@ export class BodyTracker implements LoopAdapter {
       c[r + 5] = b.z;
       c[r + 6] = b.w;
     }
+  }
+
+  /** Records a thin instance's matrix as what it holds; returns the mesh's matrix buffer. */
+  #keep(slot: number): Float32Array | null | undefined {
+    const data = this.#nodes[slot]?._thinInstanceDataStorage?.matrixData;
+    const o = this.#instance[slot] * M;
+    for (let k = 0; data && k < M; k++) this.#matrix[slot * M + k] = data[o + k];
+    return data;
   }
 
   /**
@@ -914,10 +919,8 @@ export class BodyTracker implements LoopAdapter {
     }
     if (kind === THIN) {
       const data = node._thinInstanceDataStorage?.matrixData;
-      if (!data) return;
-      const o = this.#instance[slot] * M;
-      composeMatrix(data, o, rows, r, true);
-      for (let k = 0; k < M; k++) this.#matrix[slot * M + k] = data[o + k];
+      if (data) composeMatrix(data, this.#instance[slot] * M, rows, r, true);
+      this.#keep(slot);
       return;
     }
     let from = rows;
