@@ -159,8 +159,8 @@ export class BodyTracker implements LoopAdapter {
   readonly #nodeSlot = new Map<NodeLike, number>();
   readonly #thin = new Map<NodeLike, ThinEntry>();
   #thinList: ThinEntry[] = [];
-  /** Bodies the physics engine had when last scanned. */
-  #mirror: BodyLike[] = [];
+  /** The engine's body list when last scanned: the array, its length, its last body. */
+  #seen: unknown[] = [];
   readonly #optedOut = new WeakSet<BodyLike>();
   readonly #linear = new Sink();
   readonly #angular = new Sink();
@@ -602,22 +602,24 @@ export class BodyTracker implements LoopAdapter {
   }
 
   /**
-   * Compares the engine's body list with the last one seen (pointer by pointer: cheap), and
-   * only when it changed (or a thin body's instance count did) rescans it: forget bodies that
-   * left, auto-track new dynamic ones. Returns true if it rescanned.
+   * Rescans the engine's body list when it changed (or a thin body's instance count did):
+   * forget bodies that left, auto-track new dynamic ones. Returns true if it rescanned. Babylon's
+   * engine appends a new body and splices a removed one out of the same array, so any change
+   * shows in the array, its length or its last body — three compares per frame instead of one
+   * per body — unless a body is removed and added back within one frame (then the next change
+   * of the list is what notices it).
    */
   #scanBodies(): boolean {
     const bodies = this.#physicsEngine()?.getBodies();
     if (!bodies) return false;
-    const mirror = this.#mirror;
-    let same = bodies.length === mirror.length;
-    for (let i = 0; same && i < bodies.length; i++) same = bodies[i] === mirror[i];
+    const seen = this.#seen;
+    let same = bodies === seen[0] && bodies.length === seen[1] && bodies.at(-1) === seen[2];
     const thin = this.#thinList;
     for (let e = 0; same && e < thin.length; e++) {
       same = thin[e].body.numInstances === thin[e].slots.length;
     }
     if (same) return false;
-    this.#mirror = bodies.slice();
+    this.#seen = [bodies, bodies.length, bodies.at(-1)];
     const present = new Set(bodies);
     // forget tracked bodies that left the engine
     for (let slot = 0; slot < this.#poses.size; slot++) {

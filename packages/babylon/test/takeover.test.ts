@@ -208,4 +208,21 @@ describe('BabylonFixedLoop takes physics stepping over from the scene', () => {
     expect(loop.isTracked(moved)).toBe(true);
     expect(loop.interpolationOf(moved)).toBe('none');
   });
+
+  it('a body disposed and another created between two frames (same count) swap places at once', async () => {
+    const scene = await havokScene();
+    const boxes = [0, 1, 2].map((i) => dynamicBox(scene, `b${i}`, i * 3, 10, 0));
+    const loop = new BabylonFixedLoop(scene, { tickRate: 60 });
+    loop.advance(1 / 60);
+    expect(loop.trackedCount).toBe(3);
+    // the middle one (spliced out of the engine's list) and the last one
+    for (const gone of [boxes[1], boxes[2]]) {
+      gone.dispose();
+      const next = dynamicBox(scene, `next-${gone.name}`, 9, 10, 0);
+      loop.advance(1 / 60);
+      expect(loop.isTracked(gone)).toBe(false);
+      expect(loop.isTracked(next)).toBe(true);
+      expect(loop.trackedCount).toBe(3);
+    }
+  });
 });
