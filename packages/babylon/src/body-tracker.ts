@@ -347,6 +347,7 @@ export class BodyTracker implements LoopAdapter {
   }
 
   beforeSteps(): void {
+    if (this.#orderDirty) this.#rebuildOrder();
     const fast = this.#fast;
     const nodes = this.#nodes;
     const c = this.#poses.current;
@@ -397,6 +398,8 @@ export class BodyTracker implements LoopAdapter {
    * is not read (Havok does not simulate it; `simulationPose` reads it from the node).
    */
   afterStep(): void {
+    // tracked or untracked since `beginFrame` (in `fixedUpdate`): a slot may have been reused
+    if (this.#orderDirty) this.#rebuildOrder();
     const poses = this.#poses;
     poses.shiftAll();
     const c = poses.current;
@@ -440,6 +443,7 @@ export class BodyTracker implements LoopAdapter {
   }
 
   interpolate(): void {
+    if (this.#orderDirty) this.#rebuildOrder();
     const check = !this.#checked;
     this.#checked = false;
     const poses = this.#poses;
@@ -554,6 +558,7 @@ export class BodyTracker implements LoopAdapter {
   }
 
   render(): void {
+    if (this.#orderDirty) this.#rebuildOrder();
     // A body's render pose is a world pose, written relative to its parent: if the parent moved
     // since (`update`, `lateUpdate`, `preRender`), express it again relative to where it is now.
     const rest = this.#rest;

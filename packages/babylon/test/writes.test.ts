@@ -169,6 +169,39 @@ describe('Havok never sees an interpolated pose: parented bodies, thin instances
 });
 
 describe('lifecycle of tracked nodes', () => {
+  it('a slot freed and reused inside fixedUpdate (untrack a body, track thin instances) is not mixed up', async () => {
+    const scene = await havokScene();
+    const body = dynamicBox(scene, 'body', 0, 30, 0);
+    const loop = new BabylonFixedLoop(scene, { tickRate: 30, errorPolicy: 'throw' });
+    for (let f = 0; f < 10; f++) loop.advance(1 / 144);
+    const thin = MeshBuilder.CreateBox('thin', { size: 1 }, scene);
+    const m = new Float32Array(16);
+    Matrix.Compose(new Vector3(2, 2, 2), Quaternion.Identity(), new Vector3(-9, 20, 0)).copyToArray(
+      m,
+    );
+    thin.thinInstanceSetBuffer('matrix', m, 16);
+    const once = loop.onFixedUpdate(() => {
+      once();
+      loop.untrack(body);
+      new PhysicsAggregate(thin, PhysicsShapeType.BOX, { mass: 1 }, scene);
+      loop.track(thin);
+    });
+    const havok: number[] = [];
+    loop.onPostSimulation(() => havok.push(body.position.x, body.position.y));
+    const data = thin._thinInstanceDataStorage.matrixData as Float32Array;
+    loop.advance(1 / 30);
+    for (let f = 0; f < 20; f++) {
+      loop.advance(1 / 144);
+      // every frame: the untracked body is Havok's alone; the instance stays where it falls
+      expect([body.position.x, body.position.y]).toEqual(havok.slice(-2));
+      expect(data[12]).toBeCloseTo(-9, 4);
+    }
+    expect(data[12]).toBeCloseTo(-9, 4);
+    expect(data[13]).toBeLessThan(20);
+    expect(data[13]).toBeGreaterThan(18);
+    expect(Math.hypot(data[0], data[1], data[2])).toBeCloseTo(2, 5);
+  });
+
   it('a disposed plain node is forgotten at the next frame', async () => {
     const scene = await havokScene();
     const marker = new TransformNode('marker', scene);
