@@ -261,3 +261,40 @@ describe('PoseBuffer in a FixedLoop', () => {
     expect(poses.output[body * POSE_STRIDE]).toBeCloseTo(295, 9);
   });
 });
+
+describe('PoseBuffer slerp cache', () => {
+  it('renders bit for bit the uncached slerp across steps, frames between steps and growth', () => {
+    const poses = new PoseBuffer(5);
+    // angular speeds per step: nlerp range, trig range, a constant speed (same dot every step
+    // for different rotations), a turn past 180° (negative dot) and no turn at all
+    const speeds = [0.01, 0.4, 0.4, 2.5, 0];
+    const angles = speeds.map(() => 0);
+    const slots = speeds.map((_, i) => {
+      const slot = poses.add();
+      poses.setPose(slot, ...yaw(i, 0));
+      return slot;
+    });
+    const expected = [0, 0, 0, 0];
+    let compared = 0;
+    for (let step = 0; step < 40; step++) {
+      slots.forEach((slot, i) => {
+        angles[i] += i === 2 ? speeds[i] : speeds[i] * (1 + (step % 3) * 0.25);
+        poses.push(slot, ...yaw(i + step, angles[i]));
+      });
+      if (step === 20) poses.add(); // grows past capacity 5: the cache must survive
+      for (const alpha of [0.1, 0.35, 0.6, 0.85, 0.35]) {
+        poses.interpolate(alpha, 1 / 60);
+        for (const slot of slots) {
+          const r = slot * POSE_STRIDE + ROTATION_OFFSET;
+          slerp(expected, 0, poses.previous, r, poses.current, r, alpha);
+          expect(Array.from(poses.output.subarray(r, r + 4))).toEqual(expected);
+          for (let k = 0; k < 4; k++)
+            expect(Object.is(poses.output[r + k], expected[k])).toBe(true);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(40 * 5 * speeds.length);
+    expect(poses.capacity).toBe(10);
+  });
+});

@@ -113,6 +113,13 @@ export class PoseBuffer {
   #resetSlots: Int32Array;
   readonly #omega = new Float64Array(4);
   readonly #scalars = new Float64Array(2);
+  /**
+   * By slot × 3: `dot`, `θ = acos(dot)` and `sin θ` of the slot's last slerp. They only change
+   * with a step, so the frames between steps (7 of 12 at 144 fps and 60 Hz) reuse them: two trig
+   * calls per body instead of four. Keyed by the dot itself (NaN: none yet), so the result is bit
+   * for bit that of a fresh `acos`/`sin`, and a stale entry can never be used.
+   */
+  #slerp: Float64Array;
 
   /** @param capacity slots to allocate up front (the buffer grows by doubling). */
   constructor(capacity = DEFAULT_CAPACITY) {
@@ -131,6 +138,7 @@ export class PoseBuffer {
     this.#parent = new Int32Array(capacity).fill(-1);
     this.#free = new Int32Array(capacity);
     this.#resetSlots = new Int32Array(capacity);
+    this.#slerp = new Float64Array(capacity * 3).fill(Number.NaN);
   }
 
   /** Previous simulation pose of every slot (stride {@link POSE_STRIDE}). */
@@ -440,7 +448,8 @@ export class PoseBuffer {
    * previous to current at `alpha`; `'extrapolate'` → current advanced by `alpha * fixedDelta`
    * seconds of the supplied velocity, or of the motion between previous and current. Scale is
    * interpolated in `'interpolate'` and held at current otherwise (engines report no scale
-   * velocity). Allocates nothing.
+   * velocity). Allocates nothing. A body's slerp angle only changes with a step, so frames between
+   * steps reuse it (bit for bit what a fresh one gives).
    */
   interpolate(alpha: number, fixedDelta: number): void {
     const size = this.#size;
@@ -460,7 +469,7 @@ export class PoseBuffer {
     scalars[0] = alpha;
     scalars[1] = fixedDelta;
     if (mode === INTERPOLATE) {
-      this.#lerpRow(slot * POSE_STRIDE);
+      this.#lerpRow(slot);
     } else if (mode === NONE) {
       const c = this.#current;
       const o = this.#output;
@@ -496,8 +505,12 @@ export class PoseBuffer {
     this.#clearVelocity(slot);
   }
 
-  /** Interpolates one row; inlined by hand (lerp/slerp contracts of `math.ts`) for speed. */
-  #lerpRow(r: number): void {
+  /**
+   * Interpolates one row; inlined by hand (lerp/slerp contracts of `math.ts`) for speed, with
+   * `acos`/`sin θ` from the slot's slerp cache when the dot is that of its last slerp.
+   */
+  #lerpRow(slot: number): void {
+    const r = slot * POSE_STRIDE;
     const p = this.#previous;
     const c = this.#current;
     const o = this.#output;
@@ -541,8 +554,17 @@ export class PoseBuffer {
     let s0 = 1 - t;
     let s1 = t;
     if (dot < SLERP_NLERP_THRESHOLD) {
-      const theta = Math.acos(dot);
-      const sinTheta = Math.sin(theta);
+      const cache = this.#slerp;
+      const k = slot * 3;
+      let theta = cache[k + 1];
+      let sinTheta = cache[k + 2];
+      if (cache[k] !== dot) {
+        theta = Math.acos(dot);
+        sinTheta = Math.sin(theta);
+        cache[k] = dot;
+        cache[k + 1] = theta;
+        cache[k + 2] = sinTheta;
+      }
       s0 = Math.sin(s0 * theta) / sinTheta;
       s1 = Math.sin(t * theta) / sinTheta;
     }
@@ -602,5 +624,8 @@ export class PoseBuffer {
     const parents = new Int32Array(capacity).fill(-1);
     parents.set(this.#parent);
     this.#parent = parents;
+    const slerp = new Float64Array(capacity * 3).fill(Number.NaN);
+    slerp.set(this.#slerp);
+    this.#slerp = slerp;
   }
 }
