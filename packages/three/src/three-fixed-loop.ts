@@ -6,6 +6,7 @@ import {
 } from '@fixedtick/core';
 import type { Camera, InstancedMesh, Object3D } from 'three';
 import { animationLoopDriver, type ThreeRenderer } from './animation-loop-driver.ts';
+import { optionError } from './option-error.ts';
 import { type SimulationPose, ThreeTracker, type TrackOptions } from './three-tracker.ts';
 
 /** Options of {@link ThreeFixedLoop}: the three.js parts, plus every {@link FixedLoopOptions}. */
@@ -28,17 +29,7 @@ export interface ThreeFixedLoopOptions extends FixedLoopOptions {
 }
 
 const MODES: readonly unknown[] = ['none', 'interpolate', 'extrapolate'];
-
-/** The library's standard option error (the core's message format). */
-function optionError(name: string, value: unknown, expected: string): RangeError {
-  const shown =
-    typeof value === 'string'
-      ? JSON.stringify(value)
-      : value !== null && typeof value === 'object'
-        ? Object.prototype.toString.call(value)
-        : String(value);
-  return new RangeError(`fixedtick: option "${name}" must be ${expected}, got ${shown}`);
-}
+const MODE_NAMES = '"none", "interpolate" or "extrapolate"';
 
 /**
  * A {@link FixedLoop} for three.js: gameplay and physics move tracked objects in fixed steps,
@@ -95,11 +86,7 @@ export class ThreeFixedLoop extends FixedLoop {
       }
     }
     if (!MODES.includes(defaultInterpolation)) {
-      throw optionError(
-        'defaultInterpolation',
-        defaultInterpolation,
-        '"none", "interpolate" or "extrapolate"',
-      );
+      throw optionError('defaultInterpolation', defaultInterpolation, MODE_NAMES);
     }
     this.renderer = renderer;
     this.scene = scene;
@@ -115,7 +102,7 @@ export class ThreeFixedLoop extends FixedLoop {
   }
   set defaultInterpolation(value: InterpolationMode) {
     if (!MODES.includes(value)) {
-      throw optionError('defaultInterpolation', value, '"none", "interpolate" or "extrapolate"');
+      throw optionError('defaultInterpolation', value, MODE_NAMES);
     }
     this.#tracker.defaultInterpolation = value;
   }

@@ -27,6 +27,7 @@ import {
   SLERP_NLERP_THRESHOLD,
 } from '@fixedtick/core/interpolation';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
+import { describe, optionError } from './option-error.ts';
 import { restoreRotation, setRotation } from './rotation-sync.ts';
 
 /** A simulation pose: local position, rotation and scale. */
@@ -50,10 +51,16 @@ export interface TrackOptions {
 
 const MATRIX_SIZE = 16;
 
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'object') return Object.prototype.toString.call(value);
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+/** A copy of `array` with room for `length` numbers, the rest filled with `fill`. */
+function grow<T extends Float64Array | Float32Array | Int32Array | Uint8Array>(
+  array: T,
+  length: number,
+  fill = 0,
+): T {
+  const next = new (array.constructor as new (n: number) => T)(length);
+  next.fill(fill);
+  next.set(array);
+  return next;
 }
 
 /** Tracks three.js objects for one {@link FixedLoop}; see the module doc. */
@@ -122,11 +129,7 @@ export class ThreeTracker implements LoopAdapter {
 
   /** See `ThreeFixedLoop.track`. */
   track(object: Object3D, options: TrackOptions = {}): void {
-    if (object === null || typeof object !== 'object' || object.isObject3D !== true) {
-      throw new RangeError(
-        `fixedtick: option "object3d" must be a three.js Object3D, got ${describe(object)}`,
-      );
-    }
+    if (object?.isObject3D !== true) throw optionError('object3d', object, 'a three.js Object3D');
     const mode = this.#mode(options);
     const existing = this.#slots.get(object);
     if (existing !== undefined) {
@@ -143,16 +146,12 @@ export class ThreeTracker implements LoopAdapter {
 
   /** See `ThreeFixedLoop.trackInstance`. */
   trackInstance(mesh: InstancedMesh, index: number, options: TrackOptions = {}): void {
-    if (mesh === null || typeof mesh !== 'object' || mesh.isInstancedMesh !== true) {
-      throw new RangeError(
-        `fixedtick: option "instancedMesh" must be a three.js InstancedMesh, got ${describe(mesh)}`,
-      );
+    if (mesh?.isInstancedMesh !== true) {
+      throw optionError('instancedMesh', mesh, 'a three.js InstancedMesh');
     }
-    const capacity = mesh.instanceMatrix.count;
-    if (!Number.isInteger(index) || index < 0 || index >= capacity) {
-      throw new RangeError(
-        `fixedtick: option "index" must be a whole number from 0 to ${capacity - 1}, got ${describe(index)}`,
-      );
+    const count = mesh.instanceMatrix.count;
+    if (!Number.isInteger(index) || index < 0 || index >= count) {
+      throw optionError('index', index, `a whole number from 0 to ${count - 1}`);
     }
     const mode = this.#mode(options);
     let byIndex = this.#instanceSlots.get(mesh);
@@ -253,9 +252,8 @@ export class ThreeTracker implements LoopAdapter {
         ? this.#slots.get(object)
         : this.#instanceSlots.get(object as InstancedMesh)?.get(index);
     if (slot === undefined) {
-      throw new RangeError(
-        `fixedtick: option "object3d" must be a tracked object${index === undefined ? '' : ` with tracked instance ${index}`}, got ${describe(object)}`,
-      );
+      const instance = index === undefined ? '' : ` with tracked instance ${index}`;
+      throw optionError('object3d', object, `a tracked object${instance}`);
     }
     const out = target ?? {
       position: new Vector3(),
@@ -602,24 +600,12 @@ export class ThreeTracker implements LoopAdapter {
     const slot = poses.add(mode);
     const capacity = poses.capacity;
     if (this.#instance.length < capacity) {
-      const instance = new Int32Array(capacity).fill(-1);
-      instance.set(this.#instance);
-      this.#instance = instance;
-      const sim = new Float32Array(capacity * MATRIX_SIZE);
-      sim.set(this.#simMatrix);
-      this.#simMatrix = sim;
-      const last = new Float32Array(capacity * MATRIX_SIZE);
-      last.set(this.#lastMatrix);
-      this.#lastMatrix = last;
-      const euler = new Float64Array(capacity * 3);
-      euler.set(this.#euler);
-      this.#euler = euler;
-      const interpolating = new Uint8Array(capacity);
-      interpolating.set(this.#interpolating);
-      this.#interpolating = interpolating;
-      const cache = new Float64Array(capacity * 3).fill(Number.NaN);
-      cache.set(this.#slerpCache);
-      this.#slerpCache = cache;
+      this.#instance = grow(this.#instance, capacity, -1);
+      this.#simMatrix = grow(this.#simMatrix, capacity * MATRIX_SIZE);
+      this.#lastMatrix = grow(this.#lastMatrix, capacity * MATRIX_SIZE);
+      this.#euler = grow(this.#euler, capacity * 3);
+      this.#interpolating = grow(this.#interpolating, capacity);
+      this.#slerpCache = grow(this.#slerpCache, capacity * 3, Number.NaN);
     }
     this.#interpolating[slot] = 0;
     this.#objects[slot] = object;
@@ -817,11 +803,7 @@ export class ThreeTracker implements LoopAdapter {
       if (node === null) continue;
       while (node !== null && node !== root) node = node.parent;
       if (node === null) continue;
-      if (n === this.#list.length) {
-        const list = new Int32Array(this.#list.length * 2);
-        list.set(this.#list);
-        this.#list = list;
-      }
+      if (n === this.#list.length) this.#list = grow(this.#list, n * 2);
       this.#list[n++] = slot;
     }
     return n;
