@@ -15,8 +15,10 @@
  *
  * Poses are the objects' *local* `position`/`quaternion`/`scale`; three composes world matrices
  * at render time, so a tracked child of a tracked parent renders at the composition of both
- * interpolated poses. The hot loops run over packed typed arrays, touch each object once per
- * phase, create no closures and allocate nothing.
+ * interpolated poses. The two per-frame loops (`beforeSteps`, `interpolate`) run over packed
+ * typed arrays, touch each object once per phase, create no closures and allocate nothing; they
+ * are written out by hand, because the same work through the small helpers below (which the
+ * cold paths use) measured a heap number or so allocated per frame in `npm run bench -- three`.
  */
 import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
 import {
@@ -49,18 +51,106 @@ export interface TrackOptions {
   interpolation?: InterpolationMode;
 }
 
-const MATRIX_SIZE = 16;
+/** Numbers in an instance matrix. */
+const MATRIX = 16;
 
-/** A copy of `array` with room for `length` numbers, the rest filled with `fill`. */
-function grow<T extends Float64Array | Float32Array | Int32Array | Uint8Array>(
-  array: T,
-  length: number,
-  fill = 0,
-): T {
+type Numbers = { [index: number]: number; readonly length: number };
+
+/** A copy of `array` with room for `length` numbers. */
+function grow<T extends Float64Array | Float32Array | Int32Array>(array: T, length: number): T {
   const next = new (array.constructor as new (n: number) => T)(length);
-  next.fill(fill);
   next.set(array);
   return next;
+}
+
+/** True if the `n` numbers of `a` from `i` equal those of `b` from `j`. */
+function same(a: Numbers, i: number, b: Numbers, j: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (a[i + k] !== b[j + k]) return false;
+  return true;
+}
+
+/** Copies `n` numbers of `from` from `j` to `to` from `i`. */
+function copy(to: Numbers, i: number, from: Numbers, j: number, n: number): void {
+  for (let k = 0; k < n; k++) to[i + k] = from[j + k];
+}
+
+/** Writes `pose` into row `r` of `poses`. */
+function toRow(pose: SimulationPose, poses: Float64Array, r: number): void {
+  pose.position.toArray(poses, r);
+  pose.quaternion.toArray(poses, r + 3);
+  pose.scale.toArray(poses, r + 7);
+}
+
+/** Sets `pose` to row `r` of `poses`. */
+function fromRow(pose: SimulationPose, poses: Float64Array, r: number): void {
+  pose.position.fromArray(poses, r);
+  pose.quaternion.fromArray(poses, r + 3);
+  pose.scale.fromArray(poses, r + 7);
+}
+
+/** True if `object`'s local pose is not exactly row `r` of `poses` (a teleport, or not ours). */
+function differs(object: Object3D, poses: Float64Array, r: number): boolean {
+  const p = object.position;
+  const q = object.quaternion;
+  const s = object.scale;
+  return (
+    p.x !== poses[r] ||
+    p.y !== poses[r + 1] ||
+    p.z !== poses[r + 2] ||
+    q.x !== poses[r + 3] ||
+    q.y !== poses[r + 4] ||
+    q.z !== poses[r + 5] ||
+    q.w !== poses[r + 6] ||
+    s.x !== poses[r + 7] ||
+    s.y !== poses[r + 8] ||
+    s.z !== poses[r + 9]
+  );
+}
+
+/** Reads `object`'s local pose into row `slot` of `poses`, and its Euler angles and order. */
+function read(
+  object: Object3D,
+  poses: Float64Array,
+  slot: number,
+  euler: Float64Array,
+  orders: string[],
+): void {
+  const e = object.rotation;
+  const k = slot * 3;
+  toRow(object, poses, slot * POSE_STRIDE);
+  euler[k] = e.x;
+  euler[k + 1] = e.y;
+  euler[k + 2] = e.z;
+  orders[slot] = e.order;
+}
+
+/**
+ * Writes row `r` of `poses` to `object`. When `order` is the object's Euler order, `rotation`
+ * gets the angles at `euler[k..k+2]` (the ones the step left, captured with this very pose);
+ * otherwise it is derived from the quaternion, and only if the quaternion changed.
+ */
+function write(
+  object: Object3D,
+  poses: Float64Array,
+  r: number,
+  euler?: Float64Array,
+  k = 0,
+  order?: string,
+): void {
+  const q = object.quaternion;
+  const e = object.rotation;
+  object.position.fromArray(poses, r);
+  if (e.order === order) {
+    restoreRotation(q, e, poses, r + 3, euler as Float64Array, k);
+  } else if (
+    q.x !== poses[r + 3] ||
+    q.y !== poses[r + 4] ||
+    q.z !== poses[r + 5] ||
+    q.w !== poses[r + 6]
+  ) {
+    setRotation(q, e, poses, r + 3);
+  }
+  object.scale.fromArray(poses, r + 7);
 }
 
 /** Tracks three.js objects for one {@link FixedLoop}; see the module doc. */
@@ -70,31 +160,29 @@ export class ThreeTracker implements LoopAdapter {
   /** By slot: the tracked object, or the `InstancedMesh` of a tracked instance. */
   #objects: (Object3D | undefined)[] = [];
   /** By slot: the instance index, or -1 for a plain object. */
-  #instance = new Int32Array(this.#poses.capacity).fill(-1);
+  #instance = new Int32Array(this.#poses.capacity);
   /** By slot × 16: the instance matrix captured after the last step (restored exactly). */
-  #simMatrix = new Float32Array(this.#poses.capacity * MATRIX_SIZE);
+  #sim = new Float32Array(this.#poses.capacity * MATRIX);
   /** By slot × 16: the instance matrix this adapter last wrote (teleport check). */
-  #lastMatrix = new Float32Array(this.#poses.capacity * MATRIX_SIZE);
+  #last = new Float32Array(this.#poses.capacity * MATRIX);
   /** By slot × 3: `rotation` (Euler) captured with the current pose, restored with it. */
   #euler = new Float64Array(this.#poses.capacity * 3);
   /** By slot: the Euler order `#euler` was captured in. */
-  #eulerOrder: string[] = [];
-  /** By slot: 1 for a plain object in `'interpolate'` mode (the adapter's own fast row). */
-  #interpolating = new Uint8Array(this.#poses.capacity);
+  #orders: string[] = [];
+  /** By slot: 1 for a plain object in `'interpolate'` mode (rendered by `#lerpRow`). */
+  #interpolating = new Int32Array(this.#poses.capacity);
   /**
-   * By slot × 3: `dot`, `θ = acos(dot)` and `sin θ` of the last slerp between the previous and
-   * the current rotation. They only change with a step, so the frames between steps (7 of 12 at
-   * 144 fps and 60 Hz) reuse them: two trig calls per object instead of four. Keyed by the dot
-   * itself (NaN: none yet), so a stale entry can never be used.
+   * By slot × 3: `dot`, `θ = acos(dot)` and `sin θ` of the last slerp of the object (NaN: none
+   * yet), as the core `PoseBuffer` keeps them; see `#lerpRow`.
    */
-  #slerpCache = new Float64Array(this.#poses.capacity * 3).fill(Number.NaN);
+  #slerp = new Float64Array(this.#poses.capacity * 3).fill(Number.NaN);
   /** `alpha` for `#lerpRow` (a double argument to a call V8 does not inline is boxed). */
   readonly #alpha = new Float64Array(1);
   readonly #slots = new Map<Object3D, number>();
   readonly #instanceSlots = new Map<InstancedMesh, Map<number, number>>();
   #list = new Int32Array(16);
   /** Objects currently hold simulation poses (between restore and the interpolation pass). */
-  #holdsSimulation = false;
+  #holding = false;
   /** `beginFrame` ran and the frame's first pass over the objects has not checked them yet. */
   #checkPending = false;
   /** The last step of the frame ran and its pose is still to be captured. */
@@ -102,14 +190,17 @@ export class ThreeTracker implements LoopAdapter {
   /** Steps run in this frame so far. */
   #stepsRun = 0;
   readonly #matrix = new Matrix4();
-  readonly #position = new Vector3();
-  readonly #quaternion = new Quaternion();
-  readonly #scale = new Vector3();
+  /** Scratch pose of an instance (decomposed from or composed into its matrix). */
+  readonly #pose: SimulationPose = {
+    position: new Vector3(),
+    quaternion: new Quaternion(),
+    scale: new Vector3(),
+  };
 
   /** Mode used by `track` when none is given. */
   defaultInterpolation: InterpolationMode;
 
-  /** @param loop the loop whose `fixedDelta` and `inFixedStep` the tracker reads. */
+  /** @param loop the loop whose `fixedDelta` and `alpha` the tracker reads. */
   constructor(loop: FixedLoop, defaultInterpolation: InterpolationMode = 'interpolate') {
     this.#loop = loop;
     this.defaultInterpolation = defaultInterpolation;
@@ -131,17 +222,10 @@ export class ThreeTracker implements LoopAdapter {
   track(object: Object3D, options: TrackOptions = {}): void {
     if (object?.isObject3D !== true) throw optionError('object3d', object, 'a three.js Object3D');
     const mode = this.#mode(options);
-    const existing = this.#slots.get(object);
-    if (existing !== undefined) {
-      this.#poses.setMode(existing, mode);
-      this.#interpolating[existing] = mode === 'interpolate' ? 1 : 0;
-      return;
-    }
-    const slot = this.#add(mode, object, -1);
+    let slot = this.#slots.get(object);
+    if (slot === undefined) this.#slots.set(object, (slot = this.#add(mode, object, -1)));
+    else this.#poses.setMode(slot, mode);
     this.#interpolating[slot] = mode === 'interpolate' ? 1 : 0;
-    this.#slots.set(object, slot);
-    this.#readObject(slot, object);
-    this.#poses.reset(slot);
   }
 
   /** See `ThreeFixedLoop.trackInstance`. */
@@ -155,23 +239,13 @@ export class ThreeTracker implements LoopAdapter {
     }
     const mode = this.#mode(options);
     let byIndex = this.#instanceSlots.get(mesh);
-    const existing = byIndex?.get(index);
-    if (existing !== undefined) {
-      this.#poses.setMode(existing, mode);
-      return;
-    }
     if (byIndex === undefined) {
       byIndex = new Map();
       this.#instanceSlots.set(mesh, byIndex);
     }
-    const slot = this.#add(mode, mesh, index);
-    byIndex.set(index, slot);
-    this.#readInstance(slot, mesh, index);
-    this.#lastMatrix.set(
-      this.#simMatrix.subarray(slot * MATRIX_SIZE, (slot + 1) * MATRIX_SIZE),
-      slot * MATRIX_SIZE,
-    );
-    this.#poses.reset(slot);
+    const slot = byIndex.get(index);
+    if (slot === undefined) byIndex.set(index, this.#add(mode, mesh, index));
+    else this.#poses.setMode(slot, mode);
   }
 
   /**
@@ -181,7 +255,6 @@ export class ThreeTracker implements LoopAdapter {
   untrack(object: Object3D): boolean {
     const slot = this.#slots.get(object);
     if (slot === undefined) return false;
-    if (!this.#holdsSimulation && !this.#differs(slot)) this.#writeCurrent(slot);
     this.#slots.delete(object);
     this.#remove(slot);
     return true;
@@ -192,7 +265,6 @@ export class ThreeTracker implements LoopAdapter {
     const byIndex = this.#instanceSlots.get(mesh);
     const slot = byIndex?.get(index);
     if (byIndex === undefined || slot === undefined) return false;
-    if (!this.#holdsSimulation && !this.#differs(slot)) this.#writeCurrent(slot);
     byIndex.delete(index);
     if (byIndex.size === 0) this.#instanceSlots.delete(mesh);
     this.#remove(slot);
@@ -216,14 +288,13 @@ export class ThreeTracker implements LoopAdapter {
    * Returns how many slots were reset.
    */
   reset(object: Object3D, index?: number): number {
-    let n: number;
-    if (index !== undefined) {
+    let n = 1;
+    if (index === undefined) {
+      n = this.#collect(object, -1);
+    } else {
       const slot = this.#instanceSlots.get(object as InstancedMesh)?.get(index);
       if (slot === undefined) return 0;
       this.#list[0] = slot;
-      n = 1;
-    } else {
-      n = this.#collect(object, -1);
     }
     this.#resetList(n);
     return n;
@@ -233,13 +304,9 @@ export class ThreeTracker implements LoopAdapter {
   resetInterpolation(): void {
     const size = this.#poses.size;
     const objects = this.#objects;
-    for (let slot = 0; slot < size; slot++) {
-      if (objects[slot] !== undefined) this.#adopt(slot);
-    }
+    for (let slot = 0; slot < size; slot++) if (objects[slot]) this.#adopt(slot);
     this.#poses.resetAll();
-    for (let slot = 0; slot < size; slot++) {
-      if (objects[slot] !== undefined) this.#writeOutput(slot);
-    }
+    for (let slot = 0; slot < size; slot++) if (objects[slot]) this.#writeOutput(slot);
   }
 
   /**
@@ -260,27 +327,20 @@ export class ThreeTracker implements LoopAdapter {
       quaternion: new Quaternion(),
       scale: new Vector3(),
     };
-    // inside the step the object holds it; outside, a pose written since the last frame is a
-    // pending teleport and so the simulation pose too
-    if (this.#holdsSimulation || this.#differs(slot)) {
-      const instance = this.#instance[slot];
-      if (instance < 0) {
-        out.position.copy(object.position);
-        out.quaternion.copy(object.quaternion);
-        out.scale.copy(object.scale);
-      } else {
-        const array = (object as InstancedMesh).instanceMatrix.array;
-        this.#matrix
-          .fromArray(array, instance * MATRIX_SIZE)
-          .decompose(out.position, out.quaternion, out.scale);
-      }
-      return out;
+    if (!this.#holding && !this.#differs(slot)) {
+      fromRow(out, this.#poses.current, slot * POSE_STRIDE);
+    } else if (index === undefined) {
+      // inside the step the object holds it; outside, a pose written since the last frame is a
+      // pending teleport and so the simulation pose too
+      out.position.copy(object.position);
+      out.quaternion.copy(object.quaternion);
+      out.scale.copy(object.scale);
+    } else {
+      const array = (object as InstancedMesh).instanceMatrix.array;
+      this.#matrix
+        .fromArray(array, index * MATRIX)
+        .decompose(out.position, out.quaternion, out.scale);
     }
-    const c = this.#poses.current;
-    const r = slot * POSE_STRIDE;
-    out.position.set(c[r], c[r + 1], c[r + 2]);
-    out.quaternion.set(c[r + 3], c[r + 4], c[r + 5], c[r + 6]);
-    out.scale.set(c[r + 7], c[r + 8], c[r + 9]);
     return out;
   }
 
@@ -292,7 +352,7 @@ export class ThreeTracker implements LoopAdapter {
    * done there, fused with that pass: each object is visited once instead of twice.
    */
   beginFrame(): void {
-    this.#holdsSimulation = false;
+    this.#holding = false;
     this.#checkPending = true;
     this.#capturePending = false;
     this.#stepsRun = 0;
@@ -309,13 +369,13 @@ export class ThreeTracker implements LoopAdapter {
     const o = poses.output; // a teleport resets rows but never reallocates
     const c = poses.current;
     const euler = this.#euler;
-    const orders = this.#eulerOrder;
+    const orders = this.#orders;
     for (let slot = 0; slot < size; slot++) {
       const object = objects[slot];
       if (object === undefined) continue;
       if (instance[slot] >= 0) {
-        if (check && this.#instanceDiffers(slot, this.#lastMatrix)) this.#teleport(slot);
-        else this.#writeMatrix(slot, this.#simMatrix);
+        if (check && this.#instanceDiffers(slot)) this.#teleport(slot);
+        else this.#writeMatrix(slot, this.#sim);
         continue;
       }
       const p = object.position;
@@ -353,17 +413,13 @@ export class ThreeTracker implements LoopAdapter {
       if (pz !== c[r + 2]) p.z = c[r + 2];
       // the quaternion with the very Euler angles the step left (no trig, no callback)
       const e = object.rotation;
-      if (e.order === orders[slot]) {
-        const k = slot * 3;
-        restoreRotation(q, e, c, r + 3, euler, k);
-      } else {
-        setRotation(q, e, c, r + 3);
-      }
+      if (e.order === orders[slot]) restoreRotation(q, e, c, r + 3, euler, slot * 3);
+      else setRotation(q, e, c, r + 3);
       if (sx !== c[r + 7]) s.x = c[r + 7];
       if (sy !== c[r + 8]) s.y = c[r + 8];
       if (sz !== c[r + 9]) s.z = c[r + 9];
     }
-    this.#holdsSimulation = true;
+    this.#holding = true;
   }
 
   /**
@@ -371,51 +427,14 @@ export class ThreeTracker implements LoopAdapter {
    * is captured by the interpolation pass instead (nothing runs in between), fused with it.
    */
   afterStep(): void {
-    this.#stepsRun++;
-    if (this.#stepsRun >= this.#loop.lastFrame.steps) {
+    if (++this.#stepsRun >= this.#loop.lastFrame.steps) {
       this.#capturePending = true;
       return;
     }
-    this.#capture();
-  }
-
-  #capture(): void {
     const poses = this.#poses;
     poses.shiftAll();
     const size = poses.size;
-    const objects = this.#objects;
-    const instance = this.#instance;
-    const c = poses.current;
-    const euler = this.#euler;
-    const orders = this.#eulerOrder;
-    for (let slot = 0; slot < size; slot++) {
-      const object = objects[slot];
-      if (object === undefined) continue;
-      if (instance[slot] < 0) {
-        const r = slot * POSE_STRIDE;
-        const p = object.position;
-        const q = object.quaternion;
-        const s = object.scale;
-        const e = object.rotation;
-        const k = slot * 3;
-        euler[k] = e.x;
-        euler[k + 1] = e.y;
-        euler[k + 2] = e.z;
-        orders[slot] = e.order;
-        c[r] = p.x;
-        c[r + 1] = p.y;
-        c[r + 2] = p.z;
-        c[r + 3] = q.x;
-        c[r + 4] = q.y;
-        c[r + 5] = q.z;
-        c[r + 6] = q.w;
-        c[r + 7] = s.x;
-        c[r + 8] = s.y;
-        c[r + 9] = s.z;
-      } else {
-        this.#readInstance(slot, object as InstancedMesh, instance[slot]);
-      }
-    }
+    for (let slot = 0; slot < size; slot++) if (this.#objects[slot]) this.#read(slot);
   }
 
   /**
@@ -423,31 +442,32 @@ export class ThreeTracker implements LoopAdapter {
    * the teleport check (in a frame without), then the render pose for `alpha`.
    */
   interpolate(): void {
-    const alpha = this.#loop.alpha;
+    const loop = this.#loop;
+    const alpha = loop.alpha;
+    const fixedDelta = loop.fixedDelta;
     const check = this.#checkPending;
     const capture = this.#capturePending;
     this.#checkPending = false;
     this.#capturePending = false;
-    this.#holdsSimulation = false;
+    this.#holding = false;
     const poses = this.#poses;
     if (capture) poses.shiftAll();
-    const fixedDelta = this.#loop.fixedDelta;
     const size = poses.size;
     const objects = this.#objects;
     const instance = this.#instance;
     const o = poses.output;
     const c = poses.current;
-    const euler = this.#euler;
-    const orders = this.#eulerOrder;
-    const interpolating = this.#interpolating;
     const prev = poses.previous;
+    const euler = this.#euler;
+    const orders = this.#orders;
+    const interpolating = this.#interpolating;
     this.#alpha[0] = alpha;
     for (let slot = 0; slot < size; slot++) {
       const object = objects[slot];
       if (object === undefined) continue;
       if (instance[slot] >= 0) {
-        if (capture) this.#readInstance(slot, object as InstancedMesh, instance[slot]);
-        else if (check && this.#instanceDiffers(slot, this.#lastMatrix)) this.#teleport(slot);
+        if (capture) this.#readInstance(slot);
+        else if (check && this.#instanceDiffers(slot)) this.#teleport(slot);
         poses.interpolateSlot(slot, alpha, fixedDelta);
         this.#writeOutput(slot);
         continue;
@@ -496,7 +516,6 @@ export class ThreeTracker implements LoopAdapter {
           sy !== o[r + 8] ||
           sz !== o[r + 9])
       ) {
-        // adopts exactly what the object holds, so the values read above stay its pose
         this.#teleport(slot);
       }
       if (interpolating[slot] === 1) this.#lerpRow(prev, c, o, r, slot * 3);
@@ -559,7 +578,7 @@ export class ThreeTracker implements LoopAdapter {
     let s0 = 1 - t;
     let s1 = t;
     if (dot < SLERP_NLERP_THRESHOLD) {
-      const cache = this.#slerpCache;
+      const cache = this.#slerp;
       let theta: number;
       let sinTheta: number;
       if (cache[k] === dot) {
@@ -595,115 +614,73 @@ export class ThreeTracker implements LoopAdapter {
     return options.interpolation ?? this.defaultInterpolation;
   }
 
+  /** A new slot for `object` (instance `index` of it, or -1), starting at its pose now. */
   #add(mode: InterpolationMode, object: Object3D, index: number): number {
     const poses = this.#poses;
     const slot = poses.add(mode);
     const capacity = poses.capacity;
     if (this.#instance.length < capacity) {
-      this.#instance = grow(this.#instance, capacity, -1);
-      this.#simMatrix = grow(this.#simMatrix, capacity * MATRIX_SIZE);
-      this.#lastMatrix = grow(this.#lastMatrix, capacity * MATRIX_SIZE);
+      this.#instance = grow(this.#instance, capacity);
+      this.#sim = grow(this.#sim, capacity * MATRIX);
+      this.#last = grow(this.#last, capacity * MATRIX);
       this.#euler = grow(this.#euler, capacity * 3);
       this.#interpolating = grow(this.#interpolating, capacity);
-      this.#slerpCache = grow(this.#slerpCache, capacity * 3, Number.NaN);
+      const slerp = grow(this.#slerp, capacity * 3);
+      this.#slerp = slerp.fill(Number.NaN, this.#slerp.length);
     }
     this.#interpolating[slot] = 0;
     this.#objects[slot] = object;
     this.#instance[slot] = index;
+    this.#read(slot);
+    copy(this.#last, slot * MATRIX, this.#sim, slot * MATRIX, MATRIX);
+    poses.reset(slot);
     return slot;
   }
 
+  /** Stops tracking `slot`, leaving its object at its simulation pose unless user code moved it. */
   #remove(slot: number): void {
+    if (!this.#holding && !this.#differs(slot)) {
+      this.#poses.reset(slot);
+      this.#writeOutput(slot);
+    }
     this.#objects[slot] = undefined;
-    this.#interpolating[slot] = 0;
-    this.#instance[slot] = -1;
     this.#poses.remove(slot);
   }
 
-  /** Reads a plain object's local pose into the current row of `slot`. */
-  #readObject(slot: number, object: Object3D): void {
-    const p = object.position;
-    const q = object.quaternion;
-    const s = object.scale;
-    this.#poses.setCurrent(slot, p.x, p.y, p.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z);
-    const e = object.rotation;
-    const euler = this.#euler;
-    euler[slot * 3] = e.x;
-    euler[slot * 3 + 1] = e.y;
-    euler[slot * 3 + 2] = e.z;
-    this.#eulerOrder[slot] = e.order;
+  /** Reads the pose of `slot`'s object into its current row. */
+  #read(slot: number): void {
+    if (this.#instance[slot] >= 0) this.#readInstance(slot);
+    else
+      read(this.#objects[slot] as Object3D, this.#poses.current, slot, this.#euler, this.#orders);
   }
 
-  /** Reads instance `index` of `mesh`: its matrix into `simMatrix`, its pose into current. */
-  #readInstance(slot: number, mesh: InstancedMesh, index: number): void {
-    const array = mesh.instanceMatrix.array as Float32Array;
-    const from = index * MATRIX_SIZE;
-    const sim = this.#simMatrix;
-    const to = slot * MATRIX_SIZE;
-    for (let k = 0; k < MATRIX_SIZE; k++) sim[to + k] = array[from + k];
-    this.#matrix.fromArray(array, from).decompose(this.#position, this.#quaternion, this.#scale);
-    const p = this.#position;
-    const q = this.#quaternion;
-    const s = this.#scale;
-    this.#poses.setCurrent(slot, p.x, p.y, p.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z);
+  /** Reads a tracked instance: its matrix into `#sim`, its pose into the current row. */
+  #readInstance(slot: number): void {
+    const array = (this.#objects[slot] as InstancedMesh).instanceMatrix.array;
+    const from = this.#instance[slot] * MATRIX;
+    const { position, quaternion, scale } = this.#pose;
+    copy(this.#sim, slot * MATRIX, array, from, MATRIX);
+    this.#matrix.fromArray(array, from).decompose(position, quaternion, scale);
+    toRow(this.#pose, this.#poses.current, slot * POSE_STRIDE);
   }
 
-  /** True if the instance's matrix differs from the 16 floats of `matrices` at `slot`. */
-  #instanceDiffers(slot: number, matrices: Float32Array): boolean {
-    const mesh = this.#objects[slot] as InstancedMesh;
-    const array = mesh.instanceMatrix.array;
-    const from = this.#instance[slot] * MATRIX_SIZE;
-    const at = slot * MATRIX_SIZE;
-    for (let k = 0; k < MATRIX_SIZE; k++) if (array[from + k] !== matrices[at + k]) return true;
-    return false;
+  /** True if the instance's matrix is not the one this adapter last wrote. */
+  #instanceDiffers(slot: number): boolean {
+    const array = (this.#objects[slot] as InstancedMesh).instanceMatrix.array;
+    return !same(array, this.#instance[slot] * MATRIX, this.#last, slot * MATRIX, MATRIX);
   }
 
   /** Copies 16 floats of `matrices` at `slot` into the instance and flags the upload. */
   #writeMatrix(slot: number, matrices: Float32Array): void {
-    const mesh = this.#objects[slot] as InstancedMesh;
-    const attribute = mesh.instanceMatrix;
-    const array = attribute.array;
-    const to = this.#instance[slot] * MATRIX_SIZE;
-    const at = slot * MATRIX_SIZE;
-    for (let k = 0; k < MATRIX_SIZE; k++) array[to + k] = matrices[at + k];
+    const attribute = (this.#objects[slot] as InstancedMesh).instanceMatrix;
+    copy(attribute.array, this.#instance[slot] * MATRIX, matrices, slot * MATRIX, MATRIX);
     attribute.needsUpdate = true;
-  }
-
-  /** Composes the output pose of an instance slot into its matrix and remembers what it wrote. */
-  #composeOutput(slot: number): void {
-    const o = this.#poses.output;
-    const r = slot * POSE_STRIDE;
-    this.#position.set(o[r], o[r + 1], o[r + 2]);
-    this.#quaternion.set(o[r + 3], o[r + 4], o[r + 5], o[r + 6]);
-    this.#scale.set(o[r + 7], o[r + 8], o[r + 9]);
-    const e = this.#matrix.compose(this.#position, this.#quaternion, this.#scale).elements;
-    const last = this.#lastMatrix;
-    const at = slot * MATRIX_SIZE;
-    for (let k = 0; k < MATRIX_SIZE; k++) last[at + k] = e[k]; // rounded to float32 as stored
-    this.#writeMatrix(slot, last);
   }
 
   /** True if user code wrote a pose to `slot`'s object since this adapter last wrote it. */
   #differs(slot: number): boolean {
-    if (this.#instance[slot] >= 0) return this.#instanceDiffers(slot, this.#lastMatrix);
-    const object = this.#objects[slot] as Object3D;
-    const o = this.#poses.output;
-    const r = slot * POSE_STRIDE;
-    const p = object.position;
-    const q = object.quaternion;
-    const s = object.scale;
-    return (
-      p.x !== o[r] ||
-      p.y !== o[r + 1] ||
-      p.z !== o[r + 2] ||
-      q.x !== o[r + 3] ||
-      q.y !== o[r + 4] ||
-      q.z !== o[r + 5] ||
-      q.w !== o[r + 6] ||
-      s.x !== o[r + 7] ||
-      s.y !== o[r + 8] ||
-      s.z !== o[r + 9]
-    );
+    if (this.#instance[slot] >= 0) return this.#instanceDiffers(slot);
+    return differs(this.#objects[slot] as Object3D, this.#poses.output, slot * POSE_STRIDE);
   }
 
   /**
@@ -711,17 +688,13 @@ export class ThreeTracker implements LoopAdapter {
    * simulation poses (inside the step), otherwise only if user code wrote it (a teleport).
    */
   #adopt(slot: number): void {
-    if (!this.#holdsSimulation && !this.#differs(slot)) return;
-    const object = this.#objects[slot] as Object3D;
-    const index = this.#instance[slot];
-    if (index < 0) this.#readObject(slot, object);
-    else this.#readInstance(slot, object as InstancedMesh, index);
+    if (this.#holding || this.#differs(slot)) this.#read(slot);
   }
 
   /** Teleport of `slot` detected by `beginFrame`: it and its tracked descendants. */
   #teleport(slot: number): void {
     const n = this.#instance[slot] < 0 ? this.#collect(this.#objects[slot] as Object3D, slot) : 1;
-    if (n === 1) this.#list[0] = slot;
+    this.#list[0] = slot;
     this.#resetList(n);
   }
 
@@ -730,54 +703,31 @@ export class ThreeTracker implements LoopAdapter {
     const list = this.#list;
     for (let k = 0; k < n; k++) this.#adopt(list[k]);
     for (let k = 0; k < n; k++) this.#poses.reset(list[k]);
-    if (this.#holdsSimulation) return; // the interpolation pass will write them
+    if (this.#holding) return; // the interpolation pass will write them
     for (let k = 0; k < n; k++) this.#writeOutput(list[k]);
-  }
-
-  #outputIsCurrent(slot: number): boolean {
-    const o = this.#poses.output;
-    const c = this.#poses.current;
-    const r = slot * POSE_STRIDE;
-    for (let k = 0; k < POSE_STRIDE; k++) if (o[r + k] !== c[r + k]) return false;
-    return true;
-  }
-
-  /** Writes the current simulation pose of `slot` to its object (untrack). */
-  #writeCurrent(slot: number): void {
-    this.#poses.reset(slot);
-    this.#writeOutput(slot);
   }
 
   /** Writes the output row of `slot` to its object. */
   #writeOutput(slot: number): void {
-    if (this.#instance[slot] >= 0) {
-      if (this.#outputIsCurrent(slot)) {
-        // exactly the simulation's own matrix, not a float32 round trip through a pose
-        const at = slot * MATRIX_SIZE;
-        const sim = this.#simMatrix;
-        const last = this.#lastMatrix;
-        for (let k = 0; k < MATRIX_SIZE; k++) last[at + k] = sim[at + k];
-        this.#writeMatrix(slot, sim);
-      } else {
-        this.#composeOutput(slot);
-      }
-      return;
-    }
-    const object = this.#objects[slot] as Object3D;
     const o = this.#poses.output;
     const r = slot * POSE_STRIDE;
-    object.position.set(o[r], o[r + 1], o[r + 2]);
-    const q = object.quaternion;
-    const e = object.rotation;
-    if (e.order === this.#eulerOrder[slot] && this.#outputIsCurrent(slot)) {
-      // the simulation pose: with the Euler angles the simulation left, as restore does
-      const k = slot * 3;
-      const euler = this.#euler;
-      restoreRotation(q, e, o, r + 3, euler, k);
-    } else if (q.x !== o[r + 3] || q.y !== o[r + 4] || q.z !== o[r + 5] || q.w !== o[r + 6]) {
-      setRotation(q, e, o, r + 3);
+    // the simulation pose: written as the simulation left it (Euler angles, exact matrix)
+    const current = same(o, r, this.#poses.current, r, POSE_STRIDE);
+    if (this.#instance[slot] < 0) {
+      const order = current ? this.#orders[slot] : undefined;
+      write(this.#objects[slot] as Object3D, o, r, this.#euler, slot * 3, order);
+      return;
     }
-    object.scale.set(o[r + 7], o[r + 8], o[r + 9]);
+    const at = slot * MATRIX;
+    if (current) {
+      copy(this.#last, at, this.#sim, at, MATRIX);
+    } else {
+      const { position, quaternion, scale } = this.#pose;
+      fromRow(this.#pose, o, r);
+      const e = this.#matrix.compose(position, quaternion, scale).elements;
+      copy(this.#last, at, e, 0, MATRIX); // rounded to float32 as stored
+    }
+    this.#writeMatrix(slot, this.#last);
   }
 
   /**
@@ -787,20 +737,15 @@ export class ThreeTracker implements LoopAdapter {
    */
   #collect(root: Object3D, first: number): number {
     let n = 0;
-    if (first >= 0) this.#list[n++] = first;
-    if (
-      first >= 0 &&
-      root.children.length === 0 &&
-      !this.#instanceSlots.has(root as InstancedMesh)
-    ) {
-      return n;
+    if (first >= 0) {
+      this.#list[n++] = first;
+      if (root.children.length === 0 && !this.#instanceSlots.has(root as InstancedMesh)) return n;
     }
     const size = this.#poses.size;
     const objects = this.#objects;
     for (let slot = 0; slot < size; slot++) {
-      if (slot === first) continue;
       let node = objects[slot] ?? null;
-      if (node === null) continue;
+      if (slot === first || node === null) continue;
       while (node !== null && node !== root) node = node.parent;
       if (node === null) continue;
       if (n === this.#list.length) this.#list = grow(this.#list, n * 2);
