@@ -96,7 +96,7 @@ function show(value: unknown): string {
   return Object.prototype.toString.call(value);
 }
 
-/** Throws the library's standard `RangeError` for option `name`. */
+/** The library's standard `RangeError` for option `name`, for the caller to throw. */
 export function optionError(name: string, value: unknown, expected: string): RangeError {
   return new RangeError(`fixedtick: option "${name}" must be ${expected}, got ${show(value)}`);
 }
