@@ -223,8 +223,12 @@ export class ThreeTracker implements LoopAdapter {
     if (object?.isObject3D !== true) throw optionError('object3d', object, 'a three.js Object3D');
     const mode = this.#mode(options);
     let slot = this.#slots.get(object);
-    if (slot === undefined) this.#slots.set(object, (slot = this.#add(mode, object, -1)));
-    else this.#poses.setMode(slot, mode);
+    if (slot === undefined) {
+      slot = this.#add(mode, object, -1);
+      this.#slots.set(object, slot);
+    } else {
+      this.#poses.setMode(slot, mode);
+    }
     this.#interpolating[slot] = mode === 'interpolate' ? 1 : 0;
   }
 
