@@ -10,7 +10,7 @@
  * - `physicsStep`: `onBeforePhysicsObservable`, `plugin.executeStep(fixedDelta)`,
  *   `onAfterPhysicsObservable` — exactly Babylon's own sequence, with an explicit step.
  * - `afterStep`: capture the new simulation pose (and Havok's velocities for extrapolation).
- * - `interpolate`: each slot's render pose (the core buffer's `interpolateSlot`, or inline for an
+ * - `interpolate`: each slot's render pose (the core buffer's `interpolateSlotAt`, or inline for an
  *   unparented body in the nlerp case), written to its node; on a frame with no step, a node
  *   about to be written is first checked for a write since.
  * - `render`: re-express bodies under moved parents, then `scene.render()`.
@@ -449,7 +449,7 @@ export class BodyTracker implements LoopAdapter {
     const poses = this.#poses;
     if (poses.count === 0) return;
     const t = this.#loop.alpha;
-    const fixedDelta = this.#loop.fixedDelta;
+    poses.setClock(this.#loop);
     const out = poses.output;
     const a = poses.previous;
     const b = poses.current;
@@ -479,7 +479,7 @@ export class BodyTracker implements LoopAdapter {
         (dot < SLERP_NLERP_THRESHOLD && -dot < SLERP_NLERP_THRESHOLD)
       ) {
         // other modes, and rotations far enough apart to need a true slerp: the buffer's pass
-        poses.interpolateSlot(slot, t, fixedDelta);
+        poses.interpolateSlotAt(slot);
         px = out[r];
         py = out[r + 1];
         pz = out[r + 2];
@@ -550,7 +550,7 @@ export class BodyTracker implements LoopAdapter {
     }
     const rest = this.#rest;
     for (let i = 0; i < rest.length; i++) {
-      if (this.#nodes[rest[i]]) poses.interpolateSlot(rest[i], t, fixedDelta);
+      if (this.#nodes[rest[i]]) poses.interpolateSlotAt(rest[i]);
     }
     for (let i = 0; i < rest.length; i++) this.#write(rest[i], out, check);
     this.#pushMoved(false);

@@ -298,3 +298,37 @@ describe('PoseBuffer slerp cache', () => {
     expect(poses.capacity).toBe(10);
   });
 });
+
+describe('PoseBuffer.setClock + interpolateSlotAt', () => {
+  it('gives exactly what interpolateSlot gives, in every mode, at the clock’s alpha', () => {
+    const loop = new FixedLoop({ tickRate: 60 });
+    const viaClock = new PoseBuffer();
+    const viaArgs = new PoseBuffer();
+    const modes = ['interpolate', 'none', 'extrapolate'] as const;
+    for (const buffer of [viaClock, viaArgs]) {
+      for (const mode of modes) {
+        const slot = buffer.add(mode);
+        buffer.setCurrent(slot, ...yaw(0, 0.2, 1));
+        buffer.reset(slot);
+      }
+      buffer.shiftAll();
+      for (let slot = 0; slot < modes.length; slot++) buffer.setCurrent(slot, ...yaw(3, 1.1, 2));
+    }
+    for (let f = 0; f < 5; f++) {
+      loop.advance(1 / 144);
+      viaClock.setClock(loop);
+      viaArgs.interpolateSlot(0, loop.alpha, loop.fixedDelta);
+      viaArgs.interpolateSlot(1, loop.alpha, loop.fixedDelta);
+      viaArgs.interpolateSlot(2, loop.alpha, loop.fixedDelta);
+      for (let slot = 0; slot < modes.length; slot++) viaClock.interpolateSlotAt(slot);
+      expect(loop.alpha).toBeGreaterThan(0);
+      expect([...viaClock.output.subarray(0, 3 * POSE_STRIDE)]).toEqual([
+        ...viaArgs.output.subarray(0, 3 * POSE_STRIDE),
+      ]);
+    }
+    // the interpolated row is strictly between the two poses, not either end
+    const x = viaClock.output[0];
+    expect(x).toBeGreaterThan(0);
+    expect(x).toBeLessThan(3);
+  });
+});

@@ -16,18 +16,12 @@
  * Poses are the objects' *local* `position`/`quaternion`/`scale`; three composes world matrices
  * at render time, so a tracked child of a tracked parent renders at the composition of both
  * interpolated poses. The two per-frame loops (`beforeSteps`, `interpolate`) run over packed
- * typed arrays, touch each object once per phase, create no closures and allocate nothing; they
- * are written out by hand, because the same work through the small helpers below (which the
- * cold paths use) measured a heap number or so allocated per frame in `npm run bench -- three`.
+ * typed arrays, touch each object once per phase, create no closures and allocate nothing: the
+ * render pose comes from the core buffer's `interpolateSlotAt`, with the frame's alpha handed
+ * over once as the loop object (`setClock`), never as a fractional argument, which V8 boxes.
  */
 import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
-import {
-  type InterpolationMode,
-  lerp,
-  POSE_STRIDE,
-  PoseBuffer,
-  SLERP_NLERP_THRESHOLD,
-} from '@fixedtick/core/interpolation';
+import { type InterpolationMode, POSE_STRIDE, PoseBuffer } from '@fixedtick/core/interpolation';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
 import { describe, optionError } from './option-error.ts';
 import { restoreRotation, setRotation } from './rotation-sync.ts';
@@ -169,15 +163,6 @@ export class ThreeTracker implements LoopAdapter {
   #euler = new Float64Array(this.#poses.capacity * 3);
   /** By slot: the Euler order `#euler` was captured in. */
   #orders: string[] = [];
-  /** By slot: 1 for a plain object in `'interpolate'` mode (rendered by `#lerpRow`). */
-  #interpolating = new Int32Array(this.#poses.capacity);
-  /**
-   * By slot × 3: `dot`, `θ = acos(dot)` and `sin θ` of the last slerp of the object (NaN: none
-   * yet), as the core `PoseBuffer` keeps them; see `#lerpRow`.
-   */
-  #slerp = new Float64Array(this.#poses.capacity * 3).fill(Number.NaN);
-  /** `alpha` for `#lerpRow` (a double argument to a call V8 does not inline is boxed). */
-  readonly #alpha = new Float64Array(1);
   readonly #slots = new Map<Object3D, number>();
   readonly #instanceSlots = new Map<InstancedMesh, Map<number, number>>();
   #list = new Int32Array(16);
@@ -229,7 +214,6 @@ export class ThreeTracker implements LoopAdapter {
     } else {
       this.#poses.setMode(slot, mode);
     }
-    this.#interpolating[slot] = mode === 'interpolate' ? 1 : 0;
   }
 
   /** See `ThreeFixedLoop.trackInstance`. */
@@ -446,9 +430,6 @@ export class ThreeTracker implements LoopAdapter {
    * the teleport check (in a frame without), then the render pose for `alpha`.
    */
   interpolate(): void {
-    const loop = this.#loop;
-    const alpha = loop.alpha;
-    const fixedDelta = loop.fixedDelta;
     const check = this.#checkPending;
     const capture = this.#capturePending;
     this.#checkPending = false;
@@ -461,18 +442,16 @@ export class ThreeTracker implements LoopAdapter {
     const instance = this.#instance;
     const o = poses.output;
     const c = poses.current;
-    const prev = poses.previous;
     const euler = this.#euler;
     const orders = this.#orders;
-    const interpolating = this.#interpolating;
-    this.#alpha[0] = alpha;
+    poses.setClock(this.#loop);
     for (let slot = 0; slot < size; slot++) {
       const object = objects[slot];
       if (object === undefined) continue;
       if (instance[slot] >= 0) {
         if (capture) this.#readInstance(slot);
         else if (check && this.#instanceDiffers(slot)) this.#teleport(slot);
-        poses.interpolateSlot(slot, alpha, fixedDelta);
+        poses.interpolateSlotAt(slot);
         this.#writeOutput(slot);
         continue;
       }
@@ -522,8 +501,7 @@ export class ThreeTracker implements LoopAdapter {
       ) {
         this.#teleport(slot);
       }
-      if (interpolating[slot] === 1) this.#lerpRow(prev, c, o, r, slot * 3);
-      else poses.interpolateSlot(slot, alpha, fixedDelta);
+      poses.interpolateSlotAt(slot);
       if (px !== o[r]) p.x = o[r];
       if (py !== o[r + 1]) p.y = o[r + 1];
       if (pz !== o[r + 2]) p.z = o[r + 2];
@@ -537,79 +515,6 @@ export class ThreeTracker implements LoopAdapter {
   }
 
   // ---- internals ------------------------------------------------------------------------
-
-  /**
-   * `'interpolate'` of one row at `#alpha[0]`: the core's `PoseBuffer` row interpolation (same
-   * lerp, same shortest-arc slerp, bit for bit), with `acos`/`sin θ` taken from `#slerpCache`
-   * when the two rotations are those of the last call.
-   */
-  #lerpRow(p: Float64Array, c: Float64Array, o: Float64Array, r: number, k: number): void {
-    const t = this.#alpha[0];
-    o[r] = lerp(p[r], c[r], t);
-    o[r + 1] = lerp(p[r + 1], c[r + 1], t);
-    o[r + 2] = lerp(p[r + 2], c[r + 2], t);
-    o[r + 7] = lerp(p[r + 7], c[r + 7], t);
-    o[r + 8] = lerp(p[r + 8], c[r + 8], t);
-    o[r + 9] = lerp(p[r + 9], c[r + 9], t);
-    const ax = p[r + 3];
-    const ay = p[r + 4];
-    const az = p[r + 5];
-    const aw = p[r + 6];
-    const bx = c[r + 3];
-    const by = c[r + 4];
-    const bz = c[r + 5];
-    const bw = c[r + 6];
-    if (t <= 0 || (ax === bx && ay === by && az === bz && aw === bw)) {
-      o[r + 3] = ax;
-      o[r + 4] = ay;
-      o[r + 5] = az;
-      o[r + 6] = aw;
-      return;
-    }
-    if (t >= 1) {
-      o[r + 3] = bx;
-      o[r + 4] = by;
-      o[r + 5] = bz;
-      o[r + 6] = bw;
-      return;
-    }
-    let dot = ax * bx + ay * by + az * bz + aw * bw;
-    let sign = 1;
-    if (dot < 0) {
-      dot = -dot;
-      sign = -1;
-    }
-    let s0 = 1 - t;
-    let s1 = t;
-    if (dot < SLERP_NLERP_THRESHOLD) {
-      const cache = this.#slerp;
-      let theta: number;
-      let sinTheta: number;
-      if (cache[k] === dot) {
-        theta = cache[k + 1];
-        sinTheta = cache[k + 2];
-      } else {
-        theta = Math.acos(dot);
-        sinTheta = Math.sin(theta);
-        cache[k] = dot;
-        cache[k + 1] = theta;
-        cache[k + 2] = sinTheta;
-      }
-      s0 = Math.sin(s0 * theta) / sinTheta;
-      s1 = Math.sin(t * theta) / sinTheta;
-    }
-    s1 *= sign;
-    const x = ax * s0 + bx * s1;
-    const y = ay * s0 + by * s1;
-    const z = az * s0 + bz * s1;
-    const w = aw * s0 + bw * s1;
-    const len = Math.sqrt(x * x + y * y + z * z + w * w);
-    const inv = len > 0 ? 1 / len : 0;
-    o[r + 3] = x * inv;
-    o[r + 4] = y * inv;
-    o[r + 5] = z * inv;
-    o[r + 6] = w * inv;
-  }
 
   #mode(options: TrackOptions): InterpolationMode {
     if (options === null || typeof options !== 'object') {
@@ -628,11 +533,7 @@ export class ThreeTracker implements LoopAdapter {
       this.#sim = grow(this.#sim, capacity * MATRIX);
       this.#last = grow(this.#last, capacity * MATRIX);
       this.#euler = grow(this.#euler, capacity * 3);
-      this.#interpolating = grow(this.#interpolating, capacity);
-      const slerp = grow(this.#slerp, capacity * 3);
-      this.#slerp = slerp.fill(Number.NaN, this.#slerp.length);
     }
-    this.#interpolating[slot] = 0;
     this.#objects[slot] = object;
     this.#instance[slot] = index;
     this.#read(slot);

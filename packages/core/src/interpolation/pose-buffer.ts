@@ -462,12 +462,31 @@ export class PoseBuffer {
    * not checked beyond being in use.
    */
   interpolateSlot(slot: number, alpha: number, fixedDelta: number): void {
-    const mode = this.#mode[slot];
     // alpha and fixedDelta reach the row helpers through a scratch array: V8 boxes a double
     // passed to a function it does not inline (one heap number per body per frame)
     const scalars = this.#scalars;
     scalars[0] = alpha;
     scalars[1] = fixedDelta;
+    this.interpolateSlotAt(slot);
+  }
+
+  /**
+   * Takes the frame's `alpha` and `fixedDelta` from `clock` (a `FixedLoop`, say) for the
+   * {@link PoseBuffer.interpolateSlotAt} calls that follow. An object rather than two numbers:
+   * V8 boxes a fractional argument to a call it does not inline, a heap number per frame.
+   */
+  setClock(clock: { readonly alpha: number; readonly fixedDelta: number }): void {
+    this.#scalars[0] = clock.alpha;
+    this.#scalars[1] = clock.fixedDelta;
+  }
+
+  /**
+   * {@link PoseBuffer.interpolateSlot} at the `alpha` and `fixedDelta` of the last
+   * {@link PoseBuffer.setClock} (or `interpolateSlot`): the allocation-free form for an
+   * adapter's per-frame pass.
+   */
+  interpolateSlotAt(slot: number): void {
+    const mode = this.#mode[slot];
     if (mode === INTERPOLATE) {
       this.#lerpRow(slot);
     } else if (mode === NONE) {
