@@ -5,7 +5,7 @@
  */
 import { BabylonFixedLoop } from '@fixedtick/babylon';
 import { describe, expect, it } from 'vitest';
-import { dynamicBox, havokScene } from './havok-scene.ts';
+import { dynamicBox, havokScene } from '../../packages/babylon/test/havok-scene.ts';
 
 function finitePose(node: { position: { x: number; y: number; z: number } }): boolean {
   const p = node.position;

@@ -29,7 +29,7 @@ import { ThreeFixedLoop } from '@fixedtick/three';
 import * as CANNON from 'cannon-es';
 import { BoxGeometry, Group, InstancedMesh, MeshBasicMaterial } from 'three';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { havokScene } from './havok-scene.ts';
+import { havokScene } from '../../packages/babylon/test/havok-scene.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
