@@ -30,6 +30,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ThreeFixedLoop } from '@fixedtick/three';
 import { Group } from 'three';
+import { mulberry32 } from '../../test/support/random.ts';
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -43,17 +44,6 @@ interface ShardConfig {
   frames: number;
   bodies: number;
   seed: number;
-}
-/** mulberry32: a small deterministic PRNG (the soak must be reproducible). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -71,7 +61,7 @@ function runShard({ frames: FRAMES, bodies: BODIES, seed: SEED }: ShardConfig) {
 
   // ---- the scene ---------------------------------------------------------------------------
 
-  const random = prng(SEED);
+  const random = mulberry32(SEED);
   const loop = new ThreeFixedLoop({ tickRate: 60 });
   const MODES = ['interpolate', 'none', 'extrapolate'] as const;
   const bodies: Group[] = [];

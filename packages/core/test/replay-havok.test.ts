@@ -17,6 +17,7 @@ import '@babylonjs/core/Physics/joinedPhysicsEngineComponent.js';
 import { BabylonFixedLoop, InputLatch, InputRecording } from '@fixedtick/babylon';
 import { enableHavok, type HavokModule, loadHavok } from '@fixedtick/babylon/havok';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/support/random.ts';
 
 Logger.LogLevels = Logger.WarningLogLevel | Logger.ErrorLogLevel;
 
@@ -98,17 +99,6 @@ async function havokGame() {
   };
 }
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const bits = (xs: number[]) => Buffer.from(Float64Array.from(xs).buffer);
 
 describe('InputRecording with Havok on NullEngine', () => {
@@ -116,7 +106,7 @@ describe('InputRecording with Havok on NullEngine', () => {
     const live = await havokGame();
     const rec = new InputRecording();
     rec.record(live.input);
-    const rnd = random(2026);
+    const rnd = mulberry32(2026);
     while (live.loop.tick < TICKS) {
       const r = rnd();
       if (r < 0.015) live.input.press('Space');

@@ -6,6 +6,7 @@ import {
   type InputRecordingJSON,
 } from '@fixedtick/core/input';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/support/random.ts';
 
 const V0 = 600; // px/s, jump impulse
 const G = 1800; // px/s², gravity
@@ -40,18 +41,6 @@ function jumpSim(loop: FixedLoop, input: InputLatch, ticks: number) {
   return { body, trace };
 }
 
-/** A deterministic pseudo-random sequence (mulberry32), so the "player" is the same every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TICKS = 60 * 20; // 20 s of simulation
 
 /** Plays 20 s at `fps` with a pseudo-random player, recording; returns trace and recording. */
@@ -61,7 +50,7 @@ function playAndRecord(fps: number) {
   const sim = jumpSim(loop, input, TICKS);
   const rec = new InputRecording();
   rec.record(input);
-  const rnd = random(42);
+  const rnd = mulberry32(42);
   while (loop.tick < TICKS) {
     const r = rnd();
     if (r < 0.02) input.press('Space');
@@ -117,7 +106,7 @@ describe('InputRecording: record at one frame rate, replay at another, same simu
 
   it('recorded at 30 fps, replayed at jittery frame times: bit for bit', () => {
     const live = playAndRecord(30);
-    const rnd = random(7);
+    const rnd = mulberry32(7);
     const again = replay(JSON.stringify(live.rec), () => 0.001 + rnd() * 0.05);
     expect(Buffer.compare(bits(again.trace), bits(live.trace))).toBe(0);
   });
