@@ -14,6 +14,12 @@ export {
   STEP_TOLERANCE,
 } from './constants.ts';
 export type { Driver, FrameSink } from './driver.ts';
+export {
+  type FrameCallbackDriverOptions,
+  type FrameCallbackSource,
+  frameCallbackDriver,
+  type VisibilityDocument,
+} from './drivers/frame-callback-driver.ts';
 export { type RafDriverOptions, type RafHost, rafDriver } from './drivers/raf-driver.ts';
 export {
   type AnomalyKind,
@@ -43,5 +49,10 @@ export {
 } from './integrate.ts';
 export type { InterpolationMode } from './interpolation/pose-buffer.ts';
 export { JITTER_FIX_HISTORY } from './jitter-fix.ts';
-export type { ErrorPolicy, FixedLoopOptions, ResolvedLoopOptions } from './options.ts';
+export {
+  type ErrorPolicy,
+  type FixedLoopOptions,
+  optionError,
+  type ResolvedLoopOptions,
+} from './options.ts';
 export { type Preset, presets } from './presets.ts';

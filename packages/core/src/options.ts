@@ -96,7 +96,12 @@ function show(value: unknown): string {
   return Object.prototype.toString.call(value);
 }
 
-/** The library's standard `RangeError` for option `name`, for the caller to throw. */
+/**
+ * The library's standard `RangeError` for option `name`, for the caller to throw: the option,
+ * what it must be and the value given (strings quoted, objects by their tag), so a bad call says
+ * what to fix. Exported so the engine adapters and your own wrappers word their errors the same
+ * way: `throw optionError('renderer', value, 'a three.js renderer')`.
+ */
 export function optionError(name: string, value: unknown, expected: string): RangeError {
   return new RangeError(`fixedtick: option "${name}" must be ${expected}, got ${show(value)}`);
 }

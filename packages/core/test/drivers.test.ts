@@ -1,4 +1,11 @@
-import { FixedLoop, type RafHost, rafDriver } from '@fixedtick/core';
+import {
+  FixedLoop,
+  type FrameCallbackSource,
+  frameCallbackDriver,
+  type RafHost,
+  rafDriver,
+  type VisibilityDocument,
+} from '@fixedtick/core';
 import { describe, expect, it } from 'vitest';
 
 /** A fake browser: rAF callbacks run when the test says so, at the timestamp it gives. */
@@ -70,5 +77,81 @@ describe('rafDriver', () => {
   it('start() outside a browser without a host explains what to use instead', () => {
     const loop = new FixedLoop();
     expect(() => loop.start()).toThrow(/requestAnimationFrame/);
+  });
+});
+
+/** An engine loop that calls back when the test says so, with or without a timestamp. */
+function fakeEngine() {
+  let callback: ((t?: number) => void) | undefined;
+  const calls: string[] = [];
+  const source: FrameCallbackSource = {
+    start(onFrame) {
+      calls.push('start');
+      callback = onFrame;
+    },
+    stop(onFrame) {
+      calls.push(onFrame === callback ? 'stop (same callback)' : 'stop (another callback)');
+      callback = undefined;
+    },
+  };
+  const doc = new EventTarget() as EventTarget & { hidden: boolean };
+  doc.hidden = false;
+  return {
+    source,
+    calls,
+    doc: doc as unknown as VisibilityDocument & typeof doc,
+    fire: (t?: number) => callback?.(t),
+  };
+}
+
+describe('frameCallbackDriver', () => {
+  it("feeds the engine's timestamps, or now() when its callback has none", () => {
+    const engine = fakeEngine();
+    const loop = new FixedLoop();
+    loop.start(frameCallbackDriver(engine.source, { document: null }));
+    for (let i = 0; i <= 30; i++) engine.fire((i * 1000) / 60);
+    expect(loop.tick).toBe(30);
+    loop.stop();
+    let clock = 0;
+    const timeless = fakeEngine();
+    const loop2 = new FixedLoop();
+    loop2.start(frameCallbackDriver(timeless.source, { now: () => clock, document: null }));
+    for (let i = 0; i <= 30; i++) {
+      clock = (i * 1000) / 60;
+      timeless.fire();
+    }
+    expect(loop2.tick).toBe(30);
+    loop2.stop();
+    expect(timeless.calls).toEqual(['start', 'stop (same callback)']);
+  });
+
+  it('feeds no time while the document is hidden and drops the gap after; start/stop are idempotent', () => {
+    const engine = fakeEngine();
+    const loop = new FixedLoop({
+      maxDeltaTime: Number.POSITIVE_INFINITY,
+      maxStepsPerFrame: Number.POSITIVE_INFINITY,
+    });
+    const driver = frameCallbackDriver(engine.source, { document: engine.doc });
+    loop.start(driver);
+    driver.start(loop); // already running: no second start
+    engine.fire(0);
+    engine.fire(1000 / 60);
+    expect(loop.tick).toBe(1);
+    engine.doc.hidden = true;
+    engine.doc.dispatchEvent(new Event('visibilitychange'));
+    engine.fire(5000);
+    expect(loop.tick).toBe(1);
+    engine.doc.hidden = false;
+    engine.doc.dispatchEvent(new Event('visibilitychange'));
+    engine.fire(600_000);
+    expect(loop.tick).toBe(1);
+    expect(loop.stats.droppedTime).toBeCloseTo(600 - 1 / 60, 6);
+    engine.fire(600_000 + 1000 / 60);
+    expect(loop.tick).toBe(2);
+    loop.stop();
+    driver.stop();
+    expect(engine.calls).toEqual(['start', 'stop (same callback)']);
+    engine.fire(700_000); // a late callback after stop feeds nothing
+    expect(loop.tick).toBe(2);
   });
 });

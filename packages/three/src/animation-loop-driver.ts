@@ -1,4 +1,4 @@
-import type { Driver, FrameSink } from '@fixedtick/core';
+import { type Driver, frameCallbackDriver, type VisibilityDocument } from '@fixedtick/core';
 
 /**
  * The part of a three.js renderer Fixedtick uses: `WebGLRenderer` and `WebGPURenderer` both
@@ -11,53 +11,25 @@ export interface ThreeRenderer {
   render(scene: never, camera: never): unknown;
 }
 
-/** The document globals the driver watches; injectable for tests. */
-type VisibilityHost = Pick<Document, 'hidden' | 'addEventListener' | 'removeEventListener'>;
-
 /**
  * Drives a loop from `renderer.setAnimationLoop`, using the timestamp three passes to its
  * callback. That timestamp is the display's (rAF's on a page, the `XRFrame`'s in an immersive
  * WebXR session, where the page's own `requestAnimationFrame` stops firing), so the loop keeps
  * time correctly in and out of VR/AR.
  *
- * While the document is hidden no time is fed; the first frame after it is shown again drops the
- * gap (`frameAfterGap`), so there is no catch-up burst.
+ * While `document` (by default the page's) is hidden no time is fed; the first frame after it is
+ * shown again drops the gap (`frameAfterGap`), so there is no catch-up burst: core's
+ * {@link frameCallbackDriver} over the renderer's loop.
  */
 export function animationLoopDriver(
   renderer: ThreeRenderer,
-  document: VisibilityHost | undefined = (globalThis as { document?: VisibilityHost }).document,
+  document?: VisibilityDocument | null,
 ): Driver {
-  let sink: FrameSink | undefined;
-  let wasHidden = false;
-  const onFrame = (timestampMs: number): void => {
-    if (sink === undefined) return;
-    if (document?.hidden) {
-      wasHidden = true;
-      return;
-    }
-    if (wasHidden) {
-      wasHidden = false;
-      sink.frameAfterGap(timestampMs);
-    } else {
-      sink.frame(timestampMs);
-    }
-  };
-  const onVisibility = (): void => {
-    if (document?.hidden) wasHidden = true;
-  };
-  return {
-    start(target: FrameSink): void {
-      if (sink !== undefined) return;
-      sink = target;
-      wasHidden = false;
-      document?.addEventListener('visibilitychange', onVisibility);
-      renderer.setAnimationLoop(onFrame);
+  return frameCallbackDriver(
+    {
+      start: (onFrame) => renderer.setAnimationLoop(onFrame),
+      stop: () => renderer.setAnimationLoop(null),
     },
-    stop(): void {
-      if (sink === undefined) return;
-      sink = undefined;
-      renderer.setAnimationLoop(null);
-      document?.removeEventListener('visibilitychange', onVisibility);
-    },
-  };
+    { document },
+  );
 }

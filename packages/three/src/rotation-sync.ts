@@ -96,7 +96,9 @@ export function setRotation(
       e._x = atan2(-(yz - wx), 1 - (xx + yy));
       e._z = atan2(-(xy - wz), 1 - (yy + zz));
     } else {
-      e._x = atan2(yz + wx, 1 - (xx + zz));
+      // gimbal lock is rare: V8 leaves a helper call here out of line, and the double it
+      // returns is boxed (a heap number per call); `Math.atan2` is what `atan2` gives anyway
+      e._x = Math.atan2(yz + wx, 1 - (xx + zz));
       e._z = 0;
     }
     return;

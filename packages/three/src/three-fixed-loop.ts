@@ -3,10 +3,10 @@ import {
   FixedLoop,
   type FixedLoopOptions,
   type InterpolationMode,
+  optionError,
 } from '@fixedtick/core';
 import type { Camera, InstancedMesh, Object3D } from 'three';
 import { animationLoopDriver, type ThreeRenderer } from './animation-loop-driver.ts';
-import { optionError } from './option-error.ts';
 import { type SimulationPose, ThreeTracker, type TrackOptions } from './three-tracker.ts';
 
 /** Options of {@link ThreeFixedLoop}: the three.js parts, plus every {@link FixedLoopOptions}. */
@@ -27,9 +27,6 @@ export interface ThreeFixedLoopOptions extends FixedLoopOptions {
    */
   defaultInterpolation?: InterpolationMode;
 }
-
-const MODES: readonly unknown[] = ['none', 'interpolate', 'extrapolate'];
-const MODE_NAMES = '"none", "interpolate" or "extrapolate"';
 
 /**
  * A {@link FixedLoop} for three.js: gameplay and physics move tracked objects in fixed steps,
@@ -85,9 +82,6 @@ export class ThreeFixedLoop extends FixedLoop {
         throw optionError('camera', camera, 'a three.js Camera when a renderer is given');
       }
     }
-    if (!MODES.includes(defaultInterpolation)) {
-      throw optionError('defaultInterpolation', defaultInterpolation, MODE_NAMES);
-    }
     this.renderer = renderer;
     this.scene = scene;
     this.camera = camera;
@@ -96,14 +90,11 @@ export class ThreeFixedLoop extends FixedLoop {
     this.addAdapter({ render: () => this.#render() });
   }
 
-  /** Interpolation mode of objects tracked without one. */
+  /** Interpolation mode of objects tracked without one; a bad value throws a `RangeError`. */
   get defaultInterpolation(): InterpolationMode {
     return this.#tracker.defaultInterpolation;
   }
   set defaultInterpolation(value: InterpolationMode) {
-    if (!MODES.includes(value)) {
-      throw optionError('defaultInterpolation', value, MODE_NAMES);
-    }
     this.#tracker.defaultInterpolation = value;
   }
 

@@ -15,15 +15,16 @@
  *
  * Poses are the objects' *local* `position`/`quaternion`/`scale`; three composes world matrices
  * at render time, so a tracked child of a tracked parent renders at the composition of both
- * interpolated poses. The two per-frame loops (`beforeSteps`, `interpolate`) run over packed
- * typed arrays, touch each object once per phase, create no closures and allocate nothing: the
- * render pose comes from the core buffer's `interpolateSlotAt`, with the frame's alpha handed
- * over once as the loop object (`setClock`), never as a fractional argument, which V8 boxes.
+ * interpolated poses. The per-frame passes (`beforeSteps`, `interpolate`) run over packed typed
+ * arrays, visit each object once per pass, create no closures and allocate nothing: the render
+ * pose comes from the core buffer's `interpolateSlotAt`, with the frame's alpha handed over once
+ * as the loop object (`setClock`), never as a fractional argument, which V8 boxes. Each pass is
+ * one general path per slot through small helpers (V8 inlines them), not hand-unrolled loops:
+ * the adapter's bytes are part of every game's download (budget: docs/packaging.md).
  */
-import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
+import { type FixedLoop, type LoopAdapter, optionError } from '@fixedtick/core';
 import { type InterpolationMode, POSE_STRIDE, PoseBuffer } from '@fixedtick/core/interpolation';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
-import { describe, optionError } from './option-error.ts';
 import { restoreRotation, setRotation } from './rotation-sync.ts';
 
 /** A simulation pose: local position, rotation and scale. */
@@ -68,6 +69,11 @@ function copy(to: Numbers, i: number, from: Numbers, j: number, n: number): void
   for (let k = 0; k < n; k++) to[i + k] = from[j + k];
 }
 
+/** A new pose (position, rotation, scale at the identity). */
+function newPose(): SimulationPose {
+  return { position: new Vector3(), quaternion: new Quaternion(), scale: new Vector3() };
+}
+
 /** Writes `pose` into row `r` of `poses`. */
 function toRow(pose: SimulationPose, poses: Float64Array, r: number): void {
   pose.position.toArray(poses, r);
@@ -101,23 +107,6 @@ function differs(object: Object3D, poses: Float64Array, r: number): boolean {
   );
 }
 
-/** Reads `object`'s local pose into row `slot` of `poses`, and its Euler angles and order. */
-function read(
-  object: Object3D,
-  poses: Float64Array,
-  slot: number,
-  euler: Float64Array,
-  orders: string[],
-): void {
-  const e = object.rotation;
-  const k = slot * 3;
-  toRow(object, poses, slot * POSE_STRIDE);
-  euler[k] = e.x;
-  euler[k + 1] = e.y;
-  euler[k + 2] = e.z;
-  orders[slot] = e.order;
-}
-
 /**
  * Writes row `r` of `poses` to `object`. When `order` is the object's Euler order, `rotation`
  * gets the angles at `euler[k..k+2]` (the ones the step left, captured with this very pose);
@@ -127,15 +116,15 @@ function write(
   object: Object3D,
   poses: Float64Array,
   r: number,
-  euler?: Float64Array,
-  k = 0,
-  order?: string,
+  euler: Float64Array,
+  k: number,
+  order: string | undefined,
 ): void {
   const q = object.quaternion;
   const e = object.rotation;
   object.position.fromArray(poses, r);
   if (e.order === order) {
-    restoreRotation(q, e, poses, r + 3, euler as Float64Array, k);
+    restoreRotation(q, e, poses, r + 3, euler, k);
   } else if (
     q.x !== poses[r + 3] ||
     q.y !== poses[r + 4] ||
@@ -155,16 +144,17 @@ export class ThreeTracker implements LoopAdapter {
   #objects: (Object3D | undefined)[] = [];
   /** By slot: the instance index, or -1 for a plain object. */
   #instance = new Int32Array(this.#poses.capacity);
-  /** By slot × 16: the instance matrix captured after the last step (restored exactly). */
-  #sim = new Float32Array(this.#poses.capacity * MATRIX);
-  /** By slot × 16: the instance matrix this adapter last wrote (teleport check). */
-  #last = new Float32Array(this.#poses.capacity * MATRIX);
+  /**
+   * By slot × 32: the instance matrix captured after the last step (restored exactly), then the
+   * one this adapter last wrote (teleport check).
+   */
+  #matrices = new Float32Array(this.#poses.capacity * MATRIX * 2);
   /** By slot × 3: `rotation` (Euler) captured with the current pose, restored with it. */
   #euler = new Float64Array(this.#poses.capacity * 3);
   /** By slot: the Euler order `#euler` was captured in. */
   #orders: string[] = [];
-  readonly #slots = new Map<Object3D, number>();
-  readonly #instanceSlots = new Map<InstancedMesh, Map<number, number>>();
+  /** By object: its slots by instance index, -1 for the object itself. */
+  readonly #slots = new Map<Object3D, Map<number, number>>();
   #list = new Int32Array(16);
   /** Objects currently hold simulation poses (between restore and the interpolation pass). */
   #holding = false;
@@ -176,19 +166,28 @@ export class ThreeTracker implements LoopAdapter {
   #stepsRun = 0;
   readonly #matrix = new Matrix4();
   /** Scratch pose of an instance (decomposed from or composed into its matrix). */
-  readonly #pose: SimulationPose = {
-    position: new Vector3(),
-    quaternion: new Quaternion(),
-    scale: new Vector3(),
-  };
+  readonly #pose = newPose();
 
-  /** Mode used by `track` when none is given. */
-  defaultInterpolation: InterpolationMode;
+  #mode: InterpolationMode = 'interpolate';
 
-  /** @param loop the loop whose `fixedDelta` and `alpha` the tracker reads. */
+  /**
+   * @param loop the loop whose `fixedDelta` and `alpha` the tracker reads.
+   * @param defaultInterpolation see {@link ThreeTracker.defaultInterpolation}.
+   */
   constructor(loop: FixedLoop, defaultInterpolation: InterpolationMode = 'interpolate') {
     this.#loop = loop;
     this.defaultInterpolation = defaultInterpolation;
+  }
+
+  /** Mode used by `track` when none is given; a bad value throws a `RangeError`. */
+  get defaultInterpolation(): InterpolationMode {
+    return this.#mode;
+  }
+  set defaultInterpolation(value: InterpolationMode) {
+    if (value !== 'none' && value !== 'interpolate' && value !== 'extrapolate') {
+      throw optionError('defaultInterpolation', value, '"none", "interpolate" or "extrapolate"');
+    }
+    this.#mode = value;
   }
 
   /** Number of tracked objects and instances. */
@@ -198,7 +197,7 @@ export class ThreeTracker implements LoopAdapter {
 
   /** True if `object` is tracked (as an object, not by instance). */
   isTracked(object: Object3D): boolean {
-    return this.#slots.has(object);
+    return this.#slot(object, -1) !== undefined;
   }
 
   // ---- tracking ---------------------------------------------------------------------------
@@ -206,14 +205,7 @@ export class ThreeTracker implements LoopAdapter {
   /** See `ThreeFixedLoop.track`. */
   track(object: Object3D, options: TrackOptions = {}): void {
     if (object?.isObject3D !== true) throw optionError('object3d', object, 'a three.js Object3D');
-    const mode = this.#mode(options);
-    let slot = this.#slots.get(object);
-    if (slot === undefined) {
-      slot = this.#add(mode, object, -1);
-      this.#slots.set(object, slot);
-    } else {
-      this.#poses.setMode(slot, mode);
-    }
+    this.#track(object, -1, options);
   }
 
   /** See `ThreeFixedLoop.trackInstance`. */
@@ -225,15 +217,7 @@ export class ThreeTracker implements LoopAdapter {
     if (!Number.isInteger(index) || index < 0 || index >= count) {
       throw optionError('index', index, `a whole number from 0 to ${count - 1}`);
     }
-    const mode = this.#mode(options);
-    let byIndex = this.#instanceSlots.get(mesh);
-    if (byIndex === undefined) {
-      byIndex = new Map();
-      this.#instanceSlots.set(mesh, byIndex);
-    }
-    const slot = byIndex.get(index);
-    if (slot === undefined) byIndex.set(index, this.#add(mode, mesh, index));
-    else this.#poses.setMode(slot, mode);
+    this.#track(mesh, index, options);
   }
 
   /**
@@ -241,29 +225,18 @@ export class ThreeTracker implements LoopAdapter {
    * code wrote to it since the last frame).
    */
   untrack(object: Object3D): boolean {
-    const slot = this.#slots.get(object);
-    if (slot === undefined) return false;
-    this.#slots.delete(object);
-    this.#remove(slot);
-    return true;
+    return this.#untrack(object, -1);
   }
 
   /** See `ThreeFixedLoop.untrackInstance`. */
   untrackInstance(mesh: InstancedMesh, index: number): boolean {
-    const byIndex = this.#instanceSlots.get(mesh);
-    const slot = byIndex?.get(index);
-    if (byIndex === undefined || slot === undefined) return false;
-    byIndex.delete(index);
-    if (byIndex.size === 0) this.#instanceSlots.delete(mesh);
-    this.#remove(slot);
-    return true;
+    return index >= 0 && this.#untrack(mesh, index);
   }
 
   /** Stops tracking everything (the loop is disposed). */
   detach(): void {
-    for (const object of [...this.#slots.keys()]) this.untrack(object);
-    for (const [mesh, byIndex] of [...this.#instanceSlots]) {
-      for (const index of [...byIndex.keys()]) this.untrackInstance(mesh, index);
+    for (const [object, slots] of [...this.#slots]) {
+      for (const index of [...slots.keys()]) this.#untrack(object, index);
     }
   }
 
@@ -280,7 +253,7 @@ export class ThreeTracker implements LoopAdapter {
     if (index === undefined) {
       n = this.#collect(object, -1);
     } else {
-      const slot = this.#instanceSlots.get(object as InstancedMesh)?.get(index);
+      const slot = this.#slot(object, index);
       if (slot === undefined) return 0;
       this.#list[0] = slot;
     }
@@ -291,10 +264,9 @@ export class ThreeTracker implements LoopAdapter {
   /** Resets every tracked slot (`loop.resetInterpolation()`). */
   resetInterpolation(): void {
     const size = this.#poses.size;
-    const objects = this.#objects;
-    for (let slot = 0; slot < size; slot++) if (objects[slot]) this.#adopt(slot);
+    for (let slot = 0; slot < size; slot++) if (this.#objects[slot]) this.#adopt(slot);
     this.#poses.resetAll();
-    for (let slot = 0; slot < size; slot++) if (objects[slot]) this.#writeOutput(slot);
+    for (let slot = 0; slot < size; slot++) if (this.#objects[slot]) this.#put(slot);
   }
 
   /**
@@ -302,32 +274,21 @@ export class ThreeTracker implements LoopAdapter {
    * given. Outside the fixed step this is what the physics holds, not what is drawn.
    */
   getSimulationPose(object: Object3D, index?: number, target?: SimulationPose): SimulationPose {
-    const slot =
-      index === undefined
-        ? this.#slots.get(object)
-        : this.#instanceSlots.get(object as InstancedMesh)?.get(index);
+    const slot = this.#slot(object, index ?? -1);
     if (slot === undefined) {
       const instance = index === undefined ? '' : ` with tracked instance ${index}`;
       throw optionError('object3d', object, `a tracked object${instance}`);
     }
-    const out = target ?? {
-      position: new Vector3(),
-      quaternion: new Quaternion(),
-      scale: new Vector3(),
-    };
-    if (!this.#holding && !this.#differs(slot)) {
-      fromRow(out, this.#poses.current, slot * POSE_STRIDE);
-    } else if (index === undefined) {
+    const out = target ?? newPose();
+    if (this.#holding || this.#differs(slot)) {
       // inside the step the object holds it; outside, a pose written since the last frame is a
       // pending teleport and so the simulation pose too
-      out.position.copy(object.position);
-      out.quaternion.copy(object.quaternion);
-      out.scale.copy(object.scale);
+      const held = this.#held(slot);
+      out.position.copy(held.position);
+      out.quaternion.copy(held.quaternion);
+      out.scale.copy(held.scale);
     } else {
-      const array = (object as InstancedMesh).instanceMatrix.array;
-      this.#matrix
-        .fromArray(array, index * MATRIX)
-        .decompose(out.position, out.quaternion, out.scale);
+      fromRow(out, this.#poses.current, slot * POSE_STRIDE);
     }
     return out;
   }
@@ -352,60 +313,11 @@ export class ThreeTracker implements LoopAdapter {
     this.#checkPending = false;
     const poses = this.#poses;
     const size = poses.size;
-    const objects = this.#objects;
-    const instance = this.#instance;
-    const o = poses.output; // a teleport resets rows but never reallocates
-    const c = poses.current;
-    const euler = this.#euler;
-    const orders = this.#orders;
     for (let slot = 0; slot < size; slot++) {
-      const object = objects[slot];
-      if (object === undefined) continue;
-      if (instance[slot] >= 0) {
-        if (check && this.#instanceDiffers(slot)) this.#teleport(slot);
-        else this.#writeMatrix(slot, this.#sim);
-        continue;
-      }
-      const p = object.position;
-      const q = object.quaternion;
-      const s = object.scale;
-      const px = p.x;
-      const py = p.y;
-      const pz = p.z;
-      const qx = q.x;
-      const qy = q.y;
-      const qz = q.z;
-      const qw = q.w;
-      const sx = s.x;
-      const sy = s.y;
-      const sz = s.z;
-      const r = slot * POSE_STRIDE;
-      if (
-        check &&
-        (px !== o[r] ||
-          py !== o[r + 1] ||
-          pz !== o[r + 2] ||
-          qx !== o[r + 3] ||
-          qy !== o[r + 4] ||
-          qz !== o[r + 5] ||
-          qw !== o[r + 6] ||
-          sx !== o[r + 7] ||
-          sy !== o[r + 8] ||
-          sz !== o[r + 9])
-      ) {
-        this.#teleport(slot); // leaves the object at its (new) simulation pose
-        continue;
-      }
-      if (px !== c[r]) p.x = c[r];
-      if (py !== c[r + 1]) p.y = c[r + 1];
-      if (pz !== c[r + 2]) p.z = c[r + 2];
-      // the quaternion with the very Euler angles the step left (no trig, no callback)
-      const e = object.rotation;
-      if (e.order === orders[slot]) restoreRotation(q, e, c, r + 3, euler, slot * 3);
-      else setRotation(q, e, c, r + 3);
-      if (sx !== c[r + 7]) s.x = c[r + 7];
-      if (sy !== c[r + 8]) s.y = c[r + 8];
-      if (sz !== c[r + 9]) s.z = c[r + 9];
+      if (this.#objects[slot] === undefined) continue;
+      // a teleport leaves the object at its (new) simulation pose
+      if (check && this.#differs(slot)) this.#teleport(slot);
+      else this.#put(slot, poses.current);
     }
     this.#holding = true;
   }
@@ -437,155 +349,114 @@ export class ThreeTracker implements LoopAdapter {
     this.#holding = false;
     const poses = this.#poses;
     if (capture) poses.shiftAll();
-    const size = poses.size;
-    const objects = this.#objects;
-    const instance = this.#instance;
-    const o = poses.output;
-    const c = poses.current;
-    const euler = this.#euler;
-    const orders = this.#orders;
     poses.setClock(this.#loop);
+    const size = poses.size;
     for (let slot = 0; slot < size; slot++) {
-      const object = objects[slot];
-      if (object === undefined) continue;
-      if (instance[slot] >= 0) {
-        if (capture) this.#readInstance(slot);
-        else if (check && this.#instanceDiffers(slot)) this.#teleport(slot);
-        poses.interpolateSlotAt(slot);
-        this.#writeOutput(slot);
-        continue;
-      }
-      const p = object.position;
-      const q = object.quaternion;
-      const s = object.scale;
-      const px = p.x;
-      const py = p.y;
-      const pz = p.z;
-      const qx = q.x;
-      const qy = q.y;
-      const qz = q.z;
-      const qw = q.w;
-      const sx = s.x;
-      const sy = s.y;
-      const sz = s.z;
-      const r = slot * POSE_STRIDE;
-      if (capture) {
-        c[r] = px;
-        c[r + 1] = py;
-        c[r + 2] = pz;
-        c[r + 3] = qx;
-        c[r + 4] = qy;
-        c[r + 5] = qz;
-        c[r + 6] = qw;
-        c[r + 7] = sx;
-        c[r + 8] = sy;
-        c[r + 9] = sz;
-        const e = object.rotation;
-        const k = slot * 3;
-        euler[k] = e.x;
-        euler[k + 1] = e.y;
-        euler[k + 2] = e.z;
-        orders[slot] = e.order;
-      } else if (
-        check &&
-        (px !== o[r] ||
-          py !== o[r + 1] ||
-          pz !== o[r + 2] ||
-          qx !== o[r + 3] ||
-          qy !== o[r + 4] ||
-          qz !== o[r + 5] ||
-          qw !== o[r + 6] ||
-          sx !== o[r + 7] ||
-          sy !== o[r + 8] ||
-          sz !== o[r + 9])
-      ) {
-        this.#teleport(slot);
-      }
+      if (this.#objects[slot] === undefined) continue;
+      if (capture) this.#read(slot);
+      else if (check && this.#differs(slot)) this.#teleport(slot);
       poses.interpolateSlotAt(slot);
-      if (px !== o[r]) p.x = o[r];
-      if (py !== o[r + 1]) p.y = o[r + 1];
-      if (pz !== o[r + 2]) p.z = o[r + 2];
-      if (qx !== o[r + 3] || qy !== o[r + 4] || qz !== o[r + 5] || qw !== o[r + 6]) {
-        setRotation(q, object.rotation, o, r + 3);
-      }
-      if (sx !== o[r + 7]) s.x = o[r + 7];
-      if (sy !== o[r + 8]) s.y = o[r + 8];
-      if (sz !== o[r + 9]) s.z = o[r + 9];
+      this.#put(slot);
     }
   }
 
   // ---- internals ------------------------------------------------------------------------
 
-  #mode(options: TrackOptions): InterpolationMode {
-    if (options === null || typeof options !== 'object') {
-      throw new RangeError(`fixedtick: track options must be an object, got ${describe(options)}`);
-    }
-    return options.interpolation ?? this.defaultInterpolation;
+  /** The slot of `object` (`index` -1) or of instance `index` of it. */
+  #slot(object: Object3D, index: number): number | undefined {
+    return this.#slots.get(object)?.get(index);
   }
 
-  /** A new slot for `object` (instance `index` of it, or -1), starting at its pose now. */
-  #add(mode: InterpolationMode, object: Object3D, index: number): number {
+  /** Tracks `object` (`index` -1) or instance `index` of it, or changes its mode. */
+  #track(object: Object3D, index: number, options: TrackOptions): void {
+    if (options === null || typeof options !== 'object') {
+      throw optionError('options', options, 'an object');
+    }
+    const mode = options.interpolation ?? this.#mode;
+    let slots = this.#slots.get(object);
+    if (slots === undefined) {
+      slots = new Map();
+      this.#slots.set(object, slots);
+    }
+    const slot = slots.get(index);
+    if (slot !== undefined) {
+      this.#poses.setMode(slot, mode);
+      return;
+    }
     const poses = this.#poses;
-    const slot = poses.add(mode);
+    const added = poses.add(mode);
     const capacity = poses.capacity;
     if (this.#instance.length < capacity) {
       this.#instance = grow(this.#instance, capacity);
-      this.#sim = grow(this.#sim, capacity * MATRIX);
-      this.#last = grow(this.#last, capacity * MATRIX);
+      this.#matrices = grow(this.#matrices, capacity * MATRIX * 2);
       this.#euler = grow(this.#euler, capacity * 3);
     }
-    this.#objects[slot] = object;
-    this.#instance[slot] = index;
-    this.#read(slot);
-    copy(this.#last, slot * MATRIX, this.#sim, slot * MATRIX, MATRIX);
-    poses.reset(slot);
-    return slot;
+    slots.set(index, added);
+    this.#objects[added] = object;
+    this.#instance[added] = index;
+    this.#read(added);
+    poses.reset(added);
+    this.#put(added);
   }
 
-  /** Stops tracking `slot`, leaving its object at its simulation pose unless user code moved it. */
-  #remove(slot: number): void {
+  /**
+   * Stops tracking `object` (`index` -1) or instance `index` of it, leaving it at its simulation
+   * pose unless user code moved it.
+   */
+  #untrack(object: Object3D, index: number): boolean {
+    const slots = this.#slots.get(object);
+    const slot = slots?.get(index);
+    if (slots === undefined || slot === undefined) return false;
+    slots.delete(index);
+    if (slots.size === 0) this.#slots.delete(object);
     if (!this.#holding && !this.#differs(slot)) {
       this.#poses.reset(slot);
-      this.#writeOutput(slot);
+      this.#put(slot);
     }
     this.#objects[slot] = undefined;
     this.#poses.remove(slot);
+    return true;
   }
 
-  /** Reads the pose of `slot`'s object into its current row. */
-  #read(slot: number): void {
-    if (this.#instance[slot] >= 0) this.#readInstance(slot);
-    else
-      read(this.#objects[slot] as Object3D, this.#poses.current, slot, this.#euler, this.#orders);
-  }
-
-  /** Reads a tracked instance: its matrix into `#sim`, its pose into the current row. */
-  #readInstance(slot: number): void {
-    const array = (this.#objects[slot] as InstancedMesh).instanceMatrix.array;
-    const from = this.#instance[slot] * MATRIX;
+  /** The pose `slot`'s object holds: the object itself, or its instance's decomposed matrix. */
+  #held(slot: number): SimulationPose {
+    const object = this.#objects[slot] as Object3D;
+    const index = this.#instance[slot];
+    if (index < 0) return object;
     const { position, quaternion, scale } = this.#pose;
-    copy(this.#sim, slot * MATRIX, array, from, MATRIX);
-    this.#matrix.fromArray(array, from).decompose(position, quaternion, scale);
-    toRow(this.#pose, this.#poses.current, slot * POSE_STRIDE);
+    const array = (object as InstancedMesh).instanceMatrix.array;
+    this.#matrix.fromArray(array, index * MATRIX).decompose(position, quaternion, scale);
+    return this.#pose;
   }
 
-  /** True if the instance's matrix is not the one this adapter last wrote. */
-  #instanceDiffers(slot: number): boolean {
-    const array = (this.#objects[slot] as InstancedMesh).instanceMatrix.array;
-    return !same(array, this.#instance[slot] * MATRIX, this.#last, slot * MATRIX, MATRIX);
-  }
-
-  /** Copies 16 floats of `matrices` at `slot` into the instance and flags the upload. */
-  #writeMatrix(slot: number, matrices: Float32Array): void {
-    const attribute = (this.#objects[slot] as InstancedMesh).instanceMatrix;
-    copy(attribute.array, this.#instance[slot] * MATRIX, matrices, slot * MATRIX, MATRIX);
-    attribute.needsUpdate = true;
+  /**
+   * Reads the pose of `slot`'s object into its current row, with its Euler angles and order; of
+   * an instance, its matrix too.
+   */
+  #read(slot: number): void {
+    toRow(this.#held(slot), this.#poses.current, slot * POSE_STRIDE);
+    const object = this.#objects[slot] as Object3D;
+    const index = this.#instance[slot];
+    if (index < 0) {
+      const e = object.rotation;
+      const k = slot * 3;
+      this.#euler[k] = e.x;
+      this.#euler[k + 1] = e.y;
+      this.#euler[k + 2] = e.z;
+      this.#orders[slot] = e.order;
+    } else {
+      const array = (object as InstancedMesh).instanceMatrix.array;
+      copy(this.#matrices, slot * MATRIX * 2, array, index * MATRIX, MATRIX);
+    }
   }
 
   /** True if user code wrote a pose to `slot`'s object since this adapter last wrote it. */
   #differs(slot: number): boolean {
-    if (this.#instance[slot] >= 0) return this.#instanceDiffers(slot);
-    return differs(this.#objects[slot] as Object3D, this.#poses.output, slot * POSE_STRIDE);
+    const object = this.#objects[slot] as Object3D;
+    const index = this.#instance[slot];
+    if (index < 0) return differs(object, this.#poses.output, slot * POSE_STRIDE);
+    const array = (object as InstancedMesh).instanceMatrix.array;
+    return !same(array, index * MATRIX, this.#matrices, slot * MATRIX * 2 + MATRIX, MATRIX);
   }
 
   /**
@@ -609,30 +480,36 @@ export class ThreeTracker implements LoopAdapter {
     for (let k = 0; k < n; k++) this.#adopt(list[k]);
     for (let k = 0; k < n; k++) this.#poses.reset(list[k]);
     if (this.#holding) return; // the interpolation pass will write them
-    for (let k = 0; k < n; k++) this.#writeOutput(list[k]);
+    for (let k = 0; k < n; k++) this.#put(list[k]);
   }
 
-  /** Writes the output row of `slot` to its object. */
-  #writeOutput(slot: number): void {
-    const o = this.#poses.output;
+  /**
+   * Writes row `slot` of `rows` (the render poses unless told) to its object. The simulation pose
+   * is written as the simulation left it: with its Euler angles, or the exact instance matrix.
+   */
+  #put(slot: number, rows = this.#poses.output): void {
     const r = slot * POSE_STRIDE;
-    // the simulation pose: written as the simulation left it (Euler angles, exact matrix)
-    const current = same(o, r, this.#poses.current, r, POSE_STRIDE);
-    if (this.#instance[slot] < 0) {
-      const order = current ? this.#orders[slot] : undefined;
-      write(this.#objects[slot] as Object3D, o, r, this.#euler, slot * 3, order);
+    const c = this.#poses.current;
+    const exact = rows === c || same(rows, r, c, r, POSE_STRIDE);
+    const object = this.#objects[slot] as Object3D;
+    const index = this.#instance[slot];
+    if (index < 0) {
+      write(object, rows, r, this.#euler, slot * 3, exact ? this.#orders[slot] : undefined);
       return;
     }
-    const at = slot * MATRIX;
-    if (current) {
-      copy(this.#last, at, this.#sim, at, MATRIX);
+    const matrices = this.#matrices;
+    const at = slot * MATRIX * 2;
+    if (exact) {
+      copy(matrices, at + MATRIX, matrices, at, MATRIX);
     } else {
-      const { position, quaternion, scale } = this.#pose;
-      fromRow(this.#pose, o, r);
-      const e = this.#matrix.compose(position, quaternion, scale).elements;
-      copy(this.#last, at, e, 0, MATRIX); // rounded to float32 as stored
+      const pose = this.#pose;
+      fromRow(pose, rows, r);
+      const { elements } = this.#matrix.compose(pose.position, pose.quaternion, pose.scale);
+      copy(matrices, at + MATRIX, elements, 0, MATRIX); // rounded to float32 as stored
     }
-    this.#writeMatrix(slot, this.#last);
+    const attribute = (object as InstancedMesh).instanceMatrix;
+    copy(attribute.array, index * MATRIX, matrices, at + MATRIX, MATRIX);
+    attribute.needsUpdate = true;
   }
 
   /**
@@ -644,12 +521,11 @@ export class ThreeTracker implements LoopAdapter {
     let n = 0;
     if (first >= 0) {
       this.#list[n++] = first;
-      if (root.children.length === 0 && !this.#instanceSlots.has(root as InstancedMesh)) return n;
+      if (root.children.length === 0 && this.#slots.get(root)?.size === 1) return n;
     }
     const size = this.#poses.size;
-    const objects = this.#objects;
     for (let slot = 0; slot < size; slot++) {
-      let node = objects[slot] ?? null;
+      let node = this.#objects[slot] ?? null;
       if (slot === first || node === null) continue;
       while (node !== null && node !== root) node = node.parent;
       if (node === null) continue;
