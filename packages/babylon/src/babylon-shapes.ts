@@ -1,9 +1,11 @@
 /**
- * The parts of Babylon.js objects the adapter touches, as structural types. The adapter imports
- * no Babylon class at run time (so it works with any `@babylonjs/core` build and never pulls the
- * engine into a bundle by itself); these shapes are checked against the real classes in tests.
+ * The parts of Babylon.js objects the adapter touches, as structural types: the adapter's only
+ * run-time Babylon import is the math module (`Matrix`, `Quaternion`, `Vector3`), which every
+ * Babylon app already loads; nodes, bodies and scenes are only ever reached through these shapes,
+ * which the tests exercise against the real classes.
  * @internal
  */
+import type { Matrix } from '@babylonjs/core/Maths/math.vector.js';
 
 /** `Vector3`. */
 export interface Vec3Like {
@@ -20,11 +22,6 @@ export interface QuatLike {
   z: number;
   w: number;
   set(x: number, y: number, z: number, w: number): unknown;
-}
-
-/** `Matrix` (read side). */
-export interface MatrixLike {
-  readonly m: ArrayLike<number>;
 }
 
 /** Babylon's internal thin-instance storage, the same field the Havok plugin reads and writes. */
@@ -44,7 +41,7 @@ export interface NodeLike {
   physicsBody?: BodyLike | null;
   readonly absolutePosition: Vec3Like;
   readonly absoluteRotationQuaternion: QuatLike;
-  computeWorldMatrix(force?: boolean): MatrixLike;
+  computeWorldMatrix(force?: boolean): Matrix;
   isDisposed(): boolean;
   _thinInstanceDataStorage?: ThinStorageLike;
   thinInstanceBufferUpdated?(kind: string): void;

@@ -10,11 +10,12 @@
  * - `physicsStep`: `onBeforePhysicsObservable`, `plugin.executeStep(fixedDelta)`,
  *   `onAfterPhysicsObservable` — exactly Babylon's own sequence, with an explicit step.
  * - `afterStep`: capture the new simulation pose (and Havok's velocities for extrapolation).
- * - `interpolate`: each slot's render pose (the core buffer's `interpolateSlotAt`, or inline for an
- *   unparented body in the nlerp case), written to its node; on a frame with no step, a node
- *   about to be written is first checked for a write since.
+ * - `interpolate`: each slot's render pose (the core `PoseBuffer.interpolateSlotAt`), written to
+ *   its node; on a frame with no step, a node about to be written is first checked for a write.
  * - `render`: re-express bodies under moved parents, then `scene.render()`.
  *
+ * Every phase is one pass over the slots (parents first) through the same few per-slot steps:
+ * `#read` (node → simulation pose), `#changed` (written from outside?), `#write` (pose → node).
  * A node is checked for writes only where a pass reads or writes it anyway (before the steps,
  * and in the interpolation write). A write made after those (`update`, `preRender`, between
  * frames) is drawn as the node holds it and adopted by the next of them, or when the simulation
@@ -25,8 +26,10 @@
  * Spaces: a node driven by a physics body is interpolated in world space (Havok's space), then
  * expressed in its parent's current frame, so it renders where Havok put it whatever its parent
  * does; any other tracked node is interpolated in its local space and composes with its parents.
+ * Matrix work (thin instances, parents) is Babylon's own `Matrix`, as Havok's sync does it.
  * @internal
  */
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
 import {
   type InterpolationMode,
@@ -39,31 +42,25 @@ import {
   type BodyLike,
   MOTION_DYNAMIC,
   type NodeLike,
-  type PhysicsEngineLike,
   type PhysicsEngineV2Like,
   PRESTEP_TELEPORT,
   type QuatLike,
   type SceneLike,
   type Vec3Like,
 } from './babylon-shapes.ts';
-import { composeMatrix, decomposeMatrix, scaleBasisRows, worldToLocal } from './pose-math.ts';
 
-/** Slot kinds: a plain node (its parent's space), a physics body (world space), a thin instance. */
-const LOCAL = 1;
-const WORLD = 2;
-const THIN = 3;
-
-/** Slot flags. */
+/** Slot flags: auto-tracked; follows `defaultInterpolation`. */
 const AUTO = 1;
-/** Follows `defaultInterpolation`. */
 const DEFAULT = 2;
 /** A body whose node has a parent. */
 const PARENTED = 4;
 /** Reset after this step (a teleport inside the fixed step). */
 const RESET = 8;
 const EXTRAPOLATE = 16;
-/** Not `'interpolate'` (`'none'` or `'extrapolate'`). */
+/** Not `'interpolate'`. */
 const NOT_INTERPOLATE = 32;
+/** An unparented body (not a thin instance): the bulk of a scene, taken inline by the passes. */
+const FAST = 64;
 
 const S = POSE_STRIDE;
 /** Matrix floats per thin instance. */
@@ -72,19 +69,6 @@ const M = 16;
 /** The error for a scene on Physics V1 (at construction, or at a frame if enabled later). */
 export const PHYSICS_V1 =
   'fixedtick: BabylonFixedLoop steps Physics V2 (Havok) only; this scene uses a Physics V1 plugin (PhysicsImpostor). Enable physics with a HavokPlugin.';
-
-/** A reusable `Vector3`-shaped sink for Havok's velocity getters. */
-class Sink implements Vec3Like {
-  x = 0;
-  y = 0;
-  z = 0;
-  set(x: number, y: number, z: number): this {
-    this.x = x;
-    this.y = y;
-    this.z = z;
-    return this;
-  }
-}
 
 /** A position, as `teleport` takes it. */
 type XYZ = { x: number; y: number; z: number };
@@ -115,6 +99,17 @@ function grow<T extends Float64Array | Float32Array>(a: T, n: number): T {
   return b;
 }
 
+/** Copies position `p` and rotation `q` into `out[o..o+6]`. */
+function setRow(out: Float64Array, o: number, p: XYZ, q: XYZW): void {
+  out[o] = p.x;
+  out[o + 1] = p.y;
+  out[o + 2] = p.z;
+  out[o + 3] = q.x;
+  out[o + 4] = q.y;
+  out[o + 5] = q.z;
+  out[o + 6] = q.w;
+}
+
 /** @internal See the module doc. */
 export class BodyTracker implements LoopAdapter {
   readonly #scene: SceneLike;
@@ -123,10 +118,11 @@ export class BodyTracker implements LoopAdapter {
   readonly #poses = new PoseBuffer();
 
   // per slot, indexed like the PoseBuffer
-  #kind: number[] = [];
   #flags: number[] = [];
+  /** Thin-instance index, `-1` for a node. */
   #instance: number[] = [];
   #nodes: (NodeLike | undefined)[] = [];
+  /** The slot's body; `null` for a plain node. */
   #bodies: (BodyLike | null)[] = [];
   /**
    * Each node's `position`, `rotationQuaternion` and `scaling` objects: Babylon nodes are large
@@ -137,7 +133,7 @@ export class BodyTracker implements LoopAdapter {
   #rot: QuatLike[] = [];
   #scale: Vec3Like[] = [];
   /** What each node was last left holding (local numbers, stride `S`). */
-  #written = new Float64Array(0);
+  #held = new Float64Array(0);
   /** A parented body's local simulation pose, exactly as Havok's sync wrote it. */
   #local = new Float64Array(0);
   /** What each thin instance's matrix was last left holding. */
@@ -145,14 +141,9 @@ export class BodyTracker implements LoopAdapter {
 
   /** Tracked slots, parents before children. */
   #order: number[] = [];
-  /**
-   * `#order` split: unparented bodies (the bulk of a scene, handled inline by the per-frame
-   * passes) and the rest (parented bodies, plain nodes, thin instances: the general path).
-   */
-  #fast: number[] = [];
-  #rest: number[] = [];
-  #plainNodes = false;
   #orderDirty = false;
+  #plainNodes = false;
+  #parented = false;
   /** `beforeSteps` checked every node this frame: `interpolate` need not. */
   #checked = false;
 
@@ -162,12 +153,15 @@ export class BodyTracker implements LoopAdapter {
   /** The engine's body list when last scanned: the array, its length, its last body. */
   #seen: unknown[] = [];
   readonly #optedOut = new WeakSet<BodyLike>();
-  readonly #linear = new Sink();
-  readonly #angular = new Sink();
+  // scratch objects for Babylon's math and Havok's velocity getters
+  readonly #m = [new Matrix(), new Matrix(), new Matrix()];
+  readonly #v = new Vector3();
+  readonly #w = new Vector3();
+  readonly #q = new Quaternion();
 
   readonly #savedPhysicsEnabled: boolean;
   #savedTimeStep = Number.NaN;
-  #timeStepEngine: PhysicsEngineLike | null = null;
+  #timeStepEngine: PhysicsEngineV2Like | null = null;
   #detached = false;
 
   constructor(scene: SceneLike, loop: FixedLoop, settings: TrackerSettings) {
@@ -198,37 +192,55 @@ export class BodyTracker implements LoopAdapter {
   track(node: NodeLike, mode: InterpolationMode | undefined, auto = false): void {
     const body = node.physicsBody ?? null;
     if (body) this.#optedOut.delete(body);
-    if (body && body.numInstances > 0) {
-      this.#trackThin(node, body, mode, auto);
+    const thin = this.#thin.get(node);
+    const tracked = this.#nodeSlot.get(node);
+    const existing = thin?.slots ?? (tracked === undefined ? null : [tracked]);
+    if (existing) {
+      for (const slot of existing) {
+        this.#setMode(slot, mode);
+        if (!auto) this.#flags[slot] &= ~AUTO;
+      }
+      if (thin && !auto) thin.auto = false;
       return;
     }
-    const existing = this.#nodeSlot.get(node);
-    if (existing !== undefined) {
-      this.#setMode(existing, mode);
-      if (!auto) this.#flags[existing] &= ~AUTO;
+    if (!body || body.numInstances < 1) {
+      const slot = this.#add(mode, node, body, auto, -1);
+      this.#bind(slot, node);
+      this.#nodeSlot.set(node, slot);
+      this.#read(slot, !!body && !!node.parent, true);
+      this.#poses.reset(slot);
       return;
     }
-    const slot = this.#add(mode, body ? WORLD : LOCAL, node, body, auto, -1);
-    this.#bind(slot, node);
-    this.#nodeSlot.set(node, slot);
-    this.#read(slot, body !== null && !!node.parent, true);
-    this.#poses.reset(slot);
+    const storage = node._thinInstanceDataStorage;
+    if (!storage?.matrixData) return;
+    const entry: ThinEntry = { mesh: node, body, slots: [], auto, moved: false };
+    for (let i = 0; i < Math.min(body.numInstances, storage.instancesCount); i++) {
+      const slot = this.#add(mode, node, body, auto, i);
+      this.#read(slot, false, true);
+      this.#poses.reset(slot);
+      entry.slots.push(slot);
+    }
+    this.#thin.set(node, entry);
+    this.#thinList = [...this.#thinList, entry];
+    // Babylon (9.x) creates instance bodies with the motion type set after the transform, which
+    // leaves every instance at the origin inside Havok; the matrices are the intended poses.
+    this.#pushThin(entry, this.#loop.inFixedStep);
+    this.#flush();
   }
 
   /** Stops tracking `node`; it is left at its simulation pose. */
   untrack(node: NodeLike): boolean {
     const thin = this.#thin.get(node);
-    const slot = this.#nodeSlot.get(node);
-    if (thin) {
-      if (thin.auto) this.#optedOut.add(thin.body);
-      this.#removeThin(thin, true);
-    } else if (slot !== undefined) {
+    const tracked = this.#nodeSlot.get(node);
+    const slots = thin?.slots ?? (tracked === undefined ? [] : [tracked]);
+    for (const slot of slots) {
       this.#adoptPending(slot);
       const body = this.#bodies[slot];
       if (body && this.#flags[slot] & AUTO) this.#optedOut.add(body);
       this.#remove(slot, true);
     }
-    return thin !== undefined || slot !== undefined;
+    if (thin) this.#dropThin(thin, true);
+    return slots.length > 0;
   }
 
   /** True if `node` (or a thin-instanced mesh) is tracked. */
@@ -238,7 +250,7 @@ export class BodyTracker implements LoopAdapter {
 
   /** The interpolation mode of a tracked node, or `undefined`. */
   modeOf(node: NodeLike): InterpolationMode | undefined {
-    const slot = this.#slotOf(node, -1);
+    const slot = this.#slotOf(node);
     return slot === undefined ? undefined : this.#poses.getMode(slot);
   }
 
@@ -249,7 +261,7 @@ export class BodyTracker implements LoopAdapter {
     this.#adoptPending(slot);
     const c = this.#poses.current;
     for (let k = 0; k < S; k++) out[k] = c[slot * S + k];
-    if (this.#kind[slot] === WORLD) {
+    if (this.#bodies[slot] && this.#instance[slot] < 0) {
       // Havok does not simulate scale, so the per-step capture skips it: it is the node's own
       const s = node.scaling;
       out[7] = s.x;
@@ -266,13 +278,8 @@ export class BodyTracker implements LoopAdapter {
     const slots = thin && index < 0 ? thin.slots : slot === undefined ? [] : [slot];
     for (const s of slots) {
       this.#adoptPending(s);
-      if (this.#loop.inFixedStep) {
-        this.#flags[s] |= RESET;
-      } else {
-        const n = this.#poses.reset(s);
-        for (let k = 0; k < n; k++)
-          this.#write(this.#poses.resetSlots[k], this.#poses.output, false);
-      }
+      if (this.#loop.inFixedStep) this.#flags[s] |= RESET;
+      else this.#reset(s, 0);
     }
     this.#flush();
     return slots.length > 0;
@@ -287,7 +294,7 @@ export class BodyTracker implements LoopAdapter {
     }
     node.position.set(position.x, position.y, position.z);
     if (rotation) {
-      if (!node.rotationQuaternion) node.rotationQuaternion = node.rotation.toQuaternion();
+      node.rotationQuaternion ??= node.rotation.toQuaternion();
       node.rotationQuaternion.set(rotation.x, rotation.y, rotation.z, rotation.w);
     }
     const slot = this.#nodeSlot.get(node);
@@ -312,15 +319,7 @@ export class BodyTracker implements LoopAdapter {
     }
     const c = this.#poses.current;
     const r = slot * S;
-    c[r] = position.x;
-    c[r + 1] = position.y;
-    c[r + 2] = position.z;
-    if (rotation) {
-      c[r + 3] = rotation.x;
-      c[r + 4] = rotation.y;
-      c[r + 5] = rotation.z;
-      c[r + 6] = rotation.w;
-    }
+    setRow(c, r, position, rotation ?? this.#q.set(c[r + 3], c[r + 4], c[r + 5], c[r + 6]));
     const inStep = this.#loop.inFixedStep;
     if (inStep) this.#flags[slot] |= RESET;
     else this.#poses.reset(slot);
@@ -331,7 +330,8 @@ export class BodyTracker implements LoopAdapter {
   /** Changes the default mode, and the mode of every slot that follows it. */
   setDefaultMode(mode: InterpolationMode): void {
     this.#settings.defaultInterpolation = mode;
-    for (const slot of this.#order) if (this.#flags[slot] & DEFAULT) this.#setMode(slot, undefined);
+    for (const slot of this.#sort())
+      if (this.#flags[slot] & DEFAULT) this.#setMode(slot, undefined);
   }
 
   // ---- LoopAdapter ------------------------------------------------------------------------
@@ -343,32 +343,27 @@ export class BodyTracker implements LoopAdapter {
     // something turned Babylon's own physics step back on: it would step a second time
     if (this.#scene.physicsEnabled) this.#scene.physicsEnabled = false;
     this.#prune(this.#scanBodies());
-    if (this.#orderDirty) this.#rebuildOrder();
+    this.#sort();
   }
 
   beforeSteps(): void {
-    if (this.#orderDirty) this.#rebuildOrder();
-    const fast = this.#fast;
-    const nodes = this.#nodes;
+    const order = this.#sort();
     const c = this.#poses.current;
-    for (let i = 0; i < fast.length; i++) {
-      const slot = fast[i];
-      const node = nodes[slot];
-      if (!node) continue;
-      if (node.position !== this.#pos[slot] || node.rotationQuaternion !== this.#rot[slot]) {
-        this.#bind(slot, node);
+    for (let i = 0; i < order.length; i++) {
+      const slot = order[i];
+      const node = this.#nodes[slot] as NodeLike;
+      if (
+        this.#flags[slot] & FAST &&
+        node.position === this.#pos[slot] &&
+        node.rotationQuaternion === this.#rot[slot] &&
+        this.#holds(slot)
+      ) {
+        if (!this.#same(c, slot)) this.#put(slot, c);
+      } else if (this.#changed(slot, true)) {
         this.#adopt(slot);
-      } else if (!this.#holds(slot)) {
-        this.#adopt(slot);
-      } else if (!this.#same(c, slot * S)) {
-        this.#put(slot, c);
+      } else {
+        this.#restore(slot);
       }
-    }
-    const rest = this.#rest;
-    for (let i = 0; i < rest.length; i++) {
-      const slot = rest[i];
-      if (this.#changed(slot, true)) this.#adopt(slot);
-      else this.#restore(slot);
     }
     this.#pushMoved(true);
     this.#flush();
@@ -388,7 +383,16 @@ export class BodyTracker implements LoopAdapter {
     const scene = this.#scene;
     scene.onBeforePhysicsObservable?.notifyObservers(scene);
     plugin.executeStep(fixedDelta, engine.getBodies());
-    this.#rescaleThin();
+    // Havok writes thin-instance matrices without scale: put each instance's scale back
+    const c = this.#poses.current;
+    const list = this.#thinList;
+    for (let e = 0; e < list.length; e++) {
+      const data = list[e].mesh._thinInstanceDataStorage?.matrixData;
+      const slots = list[e].slots;
+      for (let i = 0; data && !list[e].body.disableSync && i < slots.length; i++) {
+        for (let k = 0; k < 12; k++) data[i * M + k] *= c[slots[i] * S + 7 + (k >> 2)];
+      }
+    }
     scene.onAfterPhysicsObservable?.notifyObservers(scene);
   }
 
@@ -399,68 +403,54 @@ export class BodyTracker implements LoopAdapter {
    */
   afterStep(): void {
     // tracked or untracked since `beginFrame` (in `fixedUpdate`): a slot may have been reused
-    if (this.#orderDirty) this.#rebuildOrder();
-    const poses = this.#poses;
-    poses.shiftAll();
-    const c = poses.current;
-    const w = this.#written;
-    const fast = this.#fast;
-    const pos = this.#pos;
-    const rot = this.#rot;
-    const flags = this.#flags;
-    for (let i = 0; i < fast.length; i++) {
-      const slot = fast[i];
-      const p = pos[slot];
-      const q = rot[slot];
-      const r = slot * S;
-      c[r] = w[r] = p.x;
-      c[r + 1] = w[r + 1] = p.y;
-      c[r + 2] = w[r + 2] = p.z;
-      c[r + 3] = w[r + 3] = q.x;
-      c[r + 4] = w[r + 4] = q.y;
-      c[r + 5] = w[r + 5] = q.z;
-      c[r + 6] = w[r + 6] = q.w;
-      if (flags[slot] & (EXTRAPOLATE | RESET)) this.#stepped(slot);
-    }
-    const rest = this.#rest;
-    for (let i = 0; i < rest.length; i++) {
-      const slot = rest[i];
-      const kind = this.#kind[slot];
-      if (kind === 0) continue;
-      this.#read(slot, (this.#flags[slot] & PARENTED) !== 0, kind === LOCAL);
-      this.#stepped(slot);
-    }
-  }
-
-  /** After a step's capture: Havok's velocities for extrapolation, a teleport's reset. */
-  #stepped(slot: number): void {
-    const flags = this.#flags[slot];
-    if (flags & EXTRAPOLATE) this.#velocity(slot);
-    if (flags & RESET) {
-      this.#flags[slot] = flags & ~RESET;
-      this.#poses.reset(slot);
+    const order = this.#sort();
+    this.#poses.shiftAll();
+    const c = this.#poses.current;
+    const w = this.#held;
+    for (let i = 0; i < order.length; i++) {
+      const slot = order[i];
+      const flags = this.#flags[slot];
+      if (flags & FAST) {
+        const p = this.#pos[slot];
+        const q = this.#rot[slot];
+        const r = slot * S;
+        c[r] = w[r] = p.x;
+        c[r + 1] = w[r + 1] = p.y;
+        c[r + 2] = w[r + 2] = p.z;
+        c[r + 3] = w[r + 3] = q.x;
+        c[r + 4] = w[r + 4] = q.y;
+        c[r + 5] = w[r + 5] = q.z;
+        c[r + 6] = w[r + 6] = q.w;
+      } else {
+        this.#read(slot, (flags & PARENTED) !== 0, !this.#bodies[slot]);
+      }
+      if (flags & EXTRAPOLATE) this.#velocity(slot);
+      if (flags & RESET) {
+        this.#flags[slot] = flags & ~RESET;
+        this.#poses.reset(slot);
+      }
     }
   }
 
   interpolate(): void {
-    if (this.#orderDirty) this.#rebuildOrder();
+    const order = this.#sort();
     const check = !this.#checked;
     this.#checked = false;
     const poses = this.#poses;
-    if (poses.count === 0) return;
-    const t = this.#loop.alpha;
     poses.setClock(this.#loop);
-    const out = poses.output;
+    const t = this.#loop.alpha;
     const a = poses.previous;
     const b = poses.current;
-    const fast = this.#fast;
-    const w = this.#written;
-    const nodes = this.#nodes;
-    const pos = this.#pos;
-    const rot = this.#rot;
-    for (let i = 0; i < fast.length; i++) {
-      const slot = fast[i];
-      if (!nodes[slot]) continue;
+    const out = poses.output;
+    const w = this.#held;
+    for (let i = 0; i < order.length; i++) {
+      const slot = order[i];
+      const flags = this.#flags[slot];
+      if (!(flags & FAST)) {
+        poses.interpolateSlotAt(slot);
+        this.#write(slot, out, check);
+        continue;
+      }
       const r = slot * S;
       let px: number;
       let py: number;
@@ -475,7 +465,7 @@ export class BodyTracker implements LoopAdapter {
       const bw = b[r + 6];
       const dot = qx * bx + qy * by + qz * bz + qw * bw;
       if (
-        this.#flags[slot] & NOT_INTERPOLATE ||
+        flags & NOT_INTERPOLATE ||
         (dot < SLERP_NLERP_THRESHOLD && -dot < SLERP_NLERP_THRESHOLD)
       ) {
         // other modes, and rotations far enough apart to need a true slerp: the buffer's pass
@@ -523,8 +513,8 @@ export class BodyTracker implements LoopAdapter {
         w[r + 6] === qw
       )
         continue;
-      const p = pos[slot];
-      const q = rot[slot];
+      const p = this.#pos[slot];
+      const q = this.#rot[slot];
       if (
         check &&
         (w[r] !== p.x ||
@@ -548,36 +538,30 @@ export class BodyTracker implements LoopAdapter {
       w[r + 5] = qz;
       w[r + 6] = qw;
     }
-    const rest = this.#rest;
-    for (let i = 0; i < rest.length; i++) {
-      if (this.#nodes[rest[i]]) poses.interpolateSlotAt(rest[i]);
-    }
-    for (let i = 0; i < rest.length; i++) this.#write(rest[i], out, check);
     this.#pushMoved(false);
     this.#flush();
   }
 
   render(): void {
-    if (this.#orderDirty) this.#rebuildOrder();
+    const order = this.#sort();
     // A body's render pose is a world pose, written relative to its parent: if the parent moved
     // since (`update`, `lateUpdate`, `preRender`), express it again relative to where it is now.
-    const rest = this.#rest;
-    for (let i = 0; i < rest.length; i++) {
-      if (this.#flags[rest[i]] & PARENTED) this.#write(rest[i], this.#poses.output, true);
+    for (let i = 0; this.#parented && i < order.length; i++) {
+      if (this.#flags[order[i]] & PARENTED) this.#write(order[i], this.#poses.output, true);
     }
     const scene = this.#scene;
     if (!this.#settings.render || scene.isDisposed) return;
-    if (!scene.activeCamera && !(scene.activeCameras && scene.activeCameras.length > 0)) return;
-    scene.render();
+    if (scene.activeCamera || scene.activeCameras?.length) scene.render();
   }
 
   resetInterpolation(): void {
-    const inStep = this.#loop.inFixedStep;
-    if (!inStep) this.#adoptAll();
-    for (const slot of this.#order) this.#flags[slot] |= inStep ? RESET : 0;
-    if (inStep) return;
+    if (this.#loop.inFixedStep) {
+      for (const slot of this.#sort()) this.#flags[slot] |= RESET;
+      return;
+    }
+    this.#adoptAll();
     this.#poses.resetAll();
-    for (const slot of this.#order) this.#write(slot, this.#poses.output, false);
+    for (const slot of this.#sort()) this.#write(slot, this.#poses.output, false);
     this.#flush();
   }
 
@@ -587,13 +571,12 @@ export class BodyTracker implements LoopAdapter {
     // leave every node at its simulation pose, then hand stepping back to Babylon
     if (!this.#loop.inFixedStep) {
       this.#adoptAll();
-      for (const slot of this.#order) this.#restore(slot);
+      for (const slot of this.#sort()) this.#restore(slot);
       this.#flush();
     }
     this.#scene.physicsEnabled = this.#savedPhysicsEnabled;
-    const engine = this.#timeStepEngine;
-    if (engine !== null && !Number.isNaN(this.#savedTimeStep)) {
-      engine.getPhysicsPlugin().setTimeStep(this.#savedTimeStep);
+    if (!Number.isNaN(this.#savedTimeStep)) {
+      this.#timeStepEngine?.getPhysicsPlugin().setTimeStep(this.#savedTimeStep);
     }
   }
 
@@ -629,21 +612,18 @@ export class BodyTracker implements LoopAdapter {
     // forget tracked bodies that left the engine
     for (let slot = 0; slot < this.#poses.size; slot++) {
       const body = this.#bodies[slot];
-      if (this.#kind[slot] === WORLD && body && !present.has(body)) this.#remove(slot, false);
+      if (body && this.#instance[slot] < 0 && !present.has(body)) this.#remove(slot, false);
     }
-    for (const entry of [...this.#thinList]) {
-      const body = entry.body;
-      if (present.has(body) && body.numInstances === entry.slots.length) continue;
+    for (const entry of thin) {
+      const { body, mesh, slots } = entry;
+      if (present.has(body) && body.numInstances === slots.length) continue;
       // gone, or instances added or removed: forget it, and track the new set
-      const first = entry.slots[0];
       const mode =
-        first === undefined || this.#flags[first] & DEFAULT
+        slots.length === 0 || this.#flags[slots[0]] & DEFAULT
           ? undefined
-          : this.#poses.getMode(first);
-      this.#removeThin(entry, false);
-      if (present.has(body) && !entry.mesh.isDisposed()) {
-        this.#trackThin(entry.mesh, body, mode, entry.auto);
-      }
+          : this.#poses.getMode(slots[0]);
+      this.#dropThin(entry, false);
+      if (present.has(body) && !mesh.isDisposed()) this.track(mesh, mode, entry.auto);
     }
     for (const body of bodies) {
       const node = body.transformNode;
@@ -669,24 +649,20 @@ export class BodyTracker implements LoopAdapter {
     if (!all && !this.#plainNodes) return;
     for (let slot = 0; slot < this.#poses.size; slot++) {
       const node = this.#nodes[slot];
-      const kind = this.#kind[slot];
-      if (!node || (!all && kind !== LOCAL)) continue;
       const body = this.#bodies[slot];
-      const bodyGone = body?.isDisposed === true;
-      if (!node.isDisposed() && !bodyGone) continue;
+      if (!node || (!all && body) || (!node.isDisposed() && body?.isDisposed !== true)) continue;
       const entry = this.#thin.get(node);
       if (entry) {
-        this.#removeThin(entry, false);
-      } else if (!node.isDisposed()) {
+        this.#dropThin(entry, false);
+      } else if (node.isDisposed()) {
+        this.#remove(slot, false);
+      } else {
         // the body went away, the node stays: keep interpolating it as a plain node
-        this.#kind[slot] = LOCAL;
         this.#bodies[slot] = null;
-        this.#flags[slot] &= ~PARENTED;
+        this.#flags[slot] &= ~(PARENTED | FAST);
         this.#read(slot, false, true);
         this.#poses.reset(slot);
         this.#orderDirty = true;
-      } else {
-        this.#remove(slot, false);
       }
     }
   }
@@ -695,7 +671,6 @@ export class BodyTracker implements LoopAdapter {
 
   #add(
     mode: InterpolationMode | undefined,
-    kind: number,
     node: NodeLike,
     body: BodyLike | null,
     auto: boolean,
@@ -703,15 +678,14 @@ export class BodyTracker implements LoopAdapter {
   ): number {
     const slot = this.#poses.add(mode ?? this.#settings.defaultInterpolation);
     const n = this.#poses.capacity;
-    this.#written = grow(this.#written, n * S);
+    this.#held = grow(this.#held, n * S);
     this.#local = grow(this.#local, n * S);
     this.#matrix = grow(this.#matrix, n * M);
-    this.#kind[slot] = kind;
     this.#nodes[slot] = node;
     this.#bodies[slot] = body;
     this.#instance[slot] = instance;
     this.#flags[slot] = auto ? AUTO : 0;
-    this.#plainNodes ||= kind === LOCAL;
+    this.#plainNodes ||= !body;
     this.#setMode(slot, mode);
     this.#orderDirty = true;
     return slot;
@@ -731,92 +705,67 @@ export class BodyTracker implements LoopAdapter {
     const node = this.#nodes[slot];
     if (!node) return;
     if (restore && !this.#loop.inFixedStep) this.#restore(slot);
-    if (this.#kind[slot] !== THIN) this.#nodeSlot.delete(node);
+    if (this.#instance[slot] < 0) this.#nodeSlot.delete(node);
     this.#poses.remove(slot);
-    this.#kind[slot] = 0;
     this.#flags[slot] = 0;
     this.#nodes[slot] = undefined;
     this.#bodies[slot] = null;
     this.#orderDirty = true;
   }
 
-  #trackThin(
-    mesh: NodeLike,
-    body: BodyLike,
-    mode: InterpolationMode | undefined,
-    auto: boolean,
-  ): void {
-    const existing = this.#thin.get(mesh);
-    if (existing) {
-      for (const slot of existing.slots) this.#setMode(slot, mode);
-      existing.auto &&= auto;
-      return;
-    }
-    const storage = mesh._thinInstanceDataStorage;
-    if (!storage?.matrixData) return;
-    const entry: ThinEntry = { mesh, body, slots: [], auto, moved: false };
-    for (let i = 0; i < Math.min(body.numInstances, storage.instancesCount); i++) {
-      const slot = this.#add(mode, THIN, mesh, body, auto, i);
-      this.#read(slot, false, true);
-      this.#poses.reset(slot);
-      entry.slots.push(slot);
-    }
-    this.#thin.set(mesh, entry);
-    this.#thinList = [...this.#thinList, entry];
-    // Babylon (9.x) creates instance bodies with the motion type set after the transform, which
-    // leaves every instance at the origin inside Havok; the matrices are the intended poses.
-    this.#pushThin(entry, this.#loop.inFixedStep);
-    this.#flush();
-  }
-
-  #removeThin(entry: ThinEntry, restore: boolean): void {
+  /** Forgets a thin-instanced mesh (its slots are removed here unless already). */
+  #dropThin(entry: ThinEntry, restore: boolean): void {
     for (const slot of entry.slots) this.#remove(slot, restore);
     if (restore) entry.mesh.thinInstanceBufferUpdated?.('matrix');
     this.#thin.delete(entry.mesh);
     this.#thinList = this.#thinList.filter((e) => e !== entry);
   }
 
-  #slotOf(node: NodeLike, index: number): number | undefined {
+  #slotOf(node: NodeLike, index = -1): number | undefined {
     const thin = this.#thin.get(node)?.slots;
     return index >= 0 ? thin?.[index] : (this.#nodeSlot.get(node) ?? thin?.[0]);
   }
 
-  /** Parent-before-child order, `PARENTED` flags and the buffer's parent links (for reset). */
-  #rebuildOrder(): void {
+  /**
+   * The slots, parents before children, rebuilt (with `PARENTED` flags and the buffer's parent
+   * links, for reset) when a node was tracked or untracked since.
+   */
+  #sort(): number[] {
+    if (!this.#orderDirty) return this.#order;
     this.#orderDirty = false;
     const depth: number[] = [];
-    const parents: number[] = [];
     const order: number[] = [];
+    this.#plainNodes = this.#parented = false;
     for (let slot = 0; slot < this.#poses.size; slot++) {
       const node = this.#nodes[slot];
       if (!node) continue;
-      let d = 0;
-      let tracked = -1;
-      for (let p = node.parent as NodeLike | null; p; p = p.parent as NodeLike | null) {
-        d++;
-        if (tracked < 0) tracked = this.#nodeSlot.get(p) ?? -1;
-      }
-      const parented = this.#kind[slot] === WORLD && node.parent ? PARENTED : 0;
-      this.#flags[slot] = (this.#flags[slot] & ~PARENTED) | parented;
       this.#poses.setParent(slot, -1);
-      depth[slot] = d;
-      parents[slot] = tracked;
+      depth[slot] = 0;
+      for (let p = node.parent as NodeLike | null; p; p = p.parent as NodeLike | null)
+        depth[slot]++;
+      const body = this.#bodies[slot] && this.#instance[slot] < 0;
+      const parented = body && node.parent;
+      this.#flags[slot] =
+        (this.#flags[slot] & ~(PARENTED | FAST)) | (parented ? PARENTED : body ? FAST : 0);
+      this.#parented ||= !!parented;
+      this.#plainNodes ||= !this.#bodies[slot];
       order.push(slot);
     }
     for (const slot of order) {
-      if (parents[slot] >= 0 && parents[slot] !== slot) this.#poses.setParent(slot, parents[slot]);
+      // the nearest tracked ancestor
+      let p = this.#nodes[slot]?.parent as NodeLike | null;
+      while (p && !this.#nodeSlot.has(p)) p = p.parent as NodeLike | null;
+      const parent = p ? (this.#nodeSlot.get(p) as number) : -1;
+      if (parent !== slot) this.#poses.setParent(slot, parent);
     }
     this.#order = order.sort((a, b) => depth[a] - depth[b] || a - b);
-    const fast = (slot: number) => this.#kind[slot] === WORLD && !(this.#flags[slot] & PARENTED);
-    this.#fast = order.filter(fast);
-    this.#rest = order.filter((slot) => !fast(slot));
-    this.#plainNodes = order.some((slot) => this.#kind[slot] === LOCAL);
+    return this.#order;
   }
 
   // ---- reading and writing nodes ------------------------------------------------------------
 
   #bind(slot: number, node: NodeLike): void {
-    if (!node.rotationQuaternion) node.rotationQuaternion = node.rotation.toQuaternion();
+    node.rotationQuaternion ??= node.rotation.toQuaternion();
     this.#pos[slot] = node.position;
     this.#rot[slot] = node.rotationQuaternion;
     this.#scale[slot] = node.scaling;
@@ -825,28 +774,29 @@ export class BodyTracker implements LoopAdapter {
   /**
    * Reads a slot's simulation pose from its node into `current` (world space for a body; with
    * the scale if `scale`) and records it as what the node holds; a parented body's local pose
-   * also goes to `#local`.
+   * also goes to `#local`. A thin instance's pose is its matrix, decomposed.
    */
   #read(slot: number, parented: boolean, scale: boolean): void {
-    const node = this.#nodes[slot] as NodeLike;
     const c = this.#poses.current;
     const r = slot * S;
-    if (this.#kind[slot] === THIN) {
+    if (this.#instance[slot] >= 0) {
       const data = this.#keep(slot);
-      if (data) decomposeMatrix(data, this.#instance[slot] * M, c, r);
+      if (!data) return;
+      const m = this.#m[0];
+      const s = this.#w;
+      Matrix.FromArrayToRef(data, this.#instance[slot] * M, m);
+      m.decompose(s, this.#q, this.#v);
+      setRow(c, r, this.#v, this.#q);
+      c[r + 7] = s.x;
+      c[r + 8] = s.y;
+      c[r + 9] = s.z;
       return;
     }
     const p = this.#pos[slot];
     const q = this.#rot[slot];
-    const w = this.#written;
-    const l = parented ? this.#local : c;
-    l[r] = w[r] = p.x;
-    l[r + 1] = w[r + 1] = p.y;
-    l[r + 2] = w[r + 2] = p.z;
-    l[r + 3] = w[r + 3] = q.x;
-    l[r + 4] = w[r + 4] = q.y;
-    l[r + 5] = w[r + 5] = q.z;
-    l[r + 6] = w[r + 6] = q.w;
+    const w = this.#held;
+    setRow(w, r, p, q);
+    setRow(parented ? this.#local : c, r, p, q);
     if (scale) {
       const s = this.#scale[slot];
       c[r + 7] = w[r + 7] = s.x;
@@ -854,16 +804,9 @@ export class BodyTracker implements LoopAdapter {
       c[r + 9] = w[r + 9] = s.z;
     }
     if (parented) {
+      const node = this.#nodes[slot] as NodeLike;
       node.computeWorldMatrix(true);
-      const a = node.absolutePosition;
-      const b = node.absoluteRotationQuaternion;
-      c[r] = a.x;
-      c[r + 1] = a.y;
-      c[r + 2] = a.z;
-      c[r + 3] = b.x;
-      c[r + 4] = b.y;
-      c[r + 5] = b.z;
-      c[r + 6] = b.w;
+      setRow(c, r, node.absolutePosition, node.absoluteRotationQuaternion);
     }
   }
 
@@ -884,68 +827,33 @@ export class BodyTracker implements LoopAdapter {
     const node = this.#nodes[slot];
     if (!node) return false;
     const r = slot * S;
-    if (this.#kind[slot] === THIN) {
+    const i = this.#instance[slot];
+    if (i >= 0) {
       const data = node._thinInstanceDataStorage?.matrixData;
-      const o = this.#instance[slot] * M;
       for (let k = 0; data && k < M; k++)
-        if (this.#matrix[slot * M + k] !== data[o + k]) return true;
+        if (this.#matrix[slot * M + k] !== data[i * M + k]) return true;
       return false;
     }
-    const p = this.#pos[slot];
-    const q = this.#rot[slot];
     const s = this.#scale[slot];
-    const local = this.#kind[slot] === LOCAL;
+    const plain = !this.#bodies[slot];
     if (
       identity &&
-      (node.position !== p || node.rotationQuaternion !== q || (local && node.scaling !== s))
+      (node.position !== this.#pos[slot] ||
+        node.rotationQuaternion !== this.#rot[slot] ||
+        (plain && node.scaling !== s))
     ) {
       this.#bind(slot, node);
       return true;
     }
-    const w = this.#written;
+    const w = this.#held;
     return (
-      !this.#holds(slot) || (local && (w[r + 7] !== s.x || w[r + 8] !== s.y || w[r + 9] !== s.z))
+      !this.#holds(slot) || (plain && (w[r + 7] !== s.x || w[r + 8] !== s.y || w[r + 9] !== s.z))
     );
-  }
-
-  /**
-   * Writes row `slot` of `rows` (a pose in the slot's space; world for a body) to its node or
-   * instance matrix and records it. A body whose node already holds it (at rest) is not touched.
-   * With `check`, a node written from outside since is adopted instead of overwritten.
-   */
-  #write(slot: number, rows: Float64Array, check: boolean): void {
-    const node = this.#nodes[slot];
-    if (!node) return;
-    const kind = this.#kind[slot];
-    const r = slot * S;
-    const w = this.#written;
-    if (kind === WORLD && !(this.#flags[slot] & PARENTED) && this.#same(rows, r)) return;
-    if (check && this.#changed(slot, false)) {
-      this.#adopt(slot);
-      return;
-    }
-    if (kind === THIN) {
-      const data = node._thinInstanceDataStorage?.matrixData;
-      if (data) composeMatrix(data, this.#instance[slot] * M, rows, r, true);
-      this.#keep(slot);
-      return;
-    }
-    let from = rows;
-    if (this.#flags[slot] & PARENTED) {
-      const parent = node.parent as NodeLike;
-      const m = parent.computeWorldMatrix(true).m;
-      worldToLocal(m, parent.absoluteRotationQuaternion, rows, r, w, r);
-      from = w;
-    }
-    this.#put(slot, from);
-    if (kind !== LOCAL) return;
-    for (let k = 7; k < S; k++) w[r + k] = rows[r + k];
-    this.#scale[slot].set(w[r + 7], w[r + 8], w[r + 9]);
   }
 
   /** True if the slot's node holds the position and rotation it was last left holding. */
   #holds(slot: number): boolean {
-    const w = this.#written;
+    const w = this.#held;
     const r = slot * S;
     const p = this.#pos[slot];
     const q = this.#rot[slot];
@@ -960,9 +868,10 @@ export class BodyTracker implements LoopAdapter {
     );
   }
 
-  /** True if position and rotation of `rows[r..]` are what the node was last left holding. */
-  #same(rows: Float64Array, r: number): boolean {
-    const w = this.#written;
+  /** True if position and rotation of row `slot` of `rows` are what its node was left holding. */
+  #same(rows: Float64Array, slot: number): boolean {
+    const w = this.#held;
+    const r = slot * S;
     return (
       w[r] === rows[r] &&
       w[r + 1] === rows[r + 1] &&
@@ -974,9 +883,67 @@ export class BodyTracker implements LoopAdapter {
     );
   }
 
+  /**
+   * Writes row `slot` of `rows` (a pose in the slot's space; world for a body) to its node or
+   * instance matrix and records it. A body whose node already holds it (at rest) is not touched.
+   * With `check`, a node written from outside since is adopted instead of overwritten.
+   */
+  #write(slot: number, rows: Float64Array, check: boolean): void {
+    const node = this.#nodes[slot];
+    if (!node) return;
+    const r = slot * S;
+    const w = this.#held;
+    const i = this.#instance[slot];
+    const parented = this.#flags[slot] & PARENTED;
+    const plain = !this.#bodies[slot];
+    // a body at rest: its node already holds its render pose
+    if (this.#flags[slot] & FAST && this.#same(rows, slot)) return;
+    if (check && this.#changed(slot, false)) {
+      this.#adopt(slot);
+      return;
+    }
+    if (i >= 0) {
+      this.#compose(slot, rows, true);
+      this.#keep(slot);
+      return;
+    }
+    let from = rows;
+    if (parented) {
+      // world → the parent's current frame, as Havok's sync does it
+      const [world, inverse, local] = this.#m;
+      this.#compose(slot, rows, false);
+      (node.parent as NodeLike).computeWorldMatrix(true).invertToRef(inverse);
+      world.multiplyToRef(inverse, local);
+      local.decompose(this.#w, this.#q, this.#v);
+      setRow(w, r, this.#v, this.#q.normalize());
+      from = w;
+    }
+    this.#put(slot, from);
+    if (!plain) return;
+    for (let k = 7; k < S; k++) w[r + k] = rows[r + k];
+    this.#scale[slot].set(w[r + 7], w[r + 8], w[r + 9]);
+  }
+
+  /**
+   * Composes row `slot` of `rows` into a matrix (Babylon's `Matrix.ComposeToRef`; unit scale
+   * unless `scaled`): a thin instance's own slot in its mesh's buffer, else the first scratch.
+   */
+  #compose(slot: number, rows: Float64Array, scaled: boolean): void {
+    const r = slot * S;
+    const m = this.#m[0];
+    Matrix.ComposeToRef(
+      this.#w.set(scaled ? rows[r + 7] : 1, scaled ? rows[r + 8] : 1, scaled ? rows[r + 9] : 1),
+      this.#q.set(rows[r + 3], rows[r + 4], rows[r + 5], rows[r + 6]),
+      this.#v.set(rows[r], rows[r + 1], rows[r + 2]),
+      m,
+    );
+    const data = this.#nodes[slot]?._thinInstanceDataStorage?.matrixData;
+    if (data && this.#instance[slot] >= 0) m.copyToArray(data, this.#instance[slot] * M);
+  }
+
   /** Writes position and rotation of row `slot` of `rows` to the node, and records them. */
   #put(slot: number, rows: Float64Array): void {
-    const w = this.#written;
+    const w = this.#held;
     const r = slot * S;
     for (let k = 0; k < 7; k++) w[r + k] = rows[r + k];
     // the node stores the numbers it is given, so what was written is what it now holds
@@ -990,16 +957,23 @@ export class BodyTracker implements LoopAdapter {
     else this.#write(slot, this.#poses.current, false);
   }
 
+  /** Resets the slot's interpolation and writes its tracked descendants from `first` on. */
+  #reset(slot: number, first: number): void {
+    const n = this.#poses.reset(slot);
+    for (let k = first; k < n; k++) {
+      this.#write(this.#poses.resetSlots[k], this.#poses.output, false);
+    }
+  }
+
   /** A slot's node was written from outside: make that the simulation pose, move the body. */
   #adopt(slot: number): void {
     const node = this.#nodes[slot] as NodeLike;
-    const kind = this.#kind[slot];
-    this.#read(slot, kind === WORLD && !!node.parent, true);
-    const n = this.#poses.reset(slot);
-    // the slot already shows its new pose; its tracked descendants jump to theirs
-    for (let k = 1; k < n; k++) this.#write(this.#poses.resetSlots[k], this.#poses.output, false);
     const body = this.#bodies[slot];
-    if (kind === THIN) {
+    const thin = this.#instance[slot] >= 0;
+    this.#read(slot, !!body && !thin && !!node.parent, true);
+    // the slot already shows its new pose; its tracked descendants jump to theirs
+    this.#reset(slot, 1);
+    if (thin) {
       const entry = this.#thin.get(node);
       if (entry) entry.moved = true;
     } else if (body) {
@@ -1022,7 +996,7 @@ export class BodyTracker implements LoopAdapter {
 
   /** Adopts every write not adopted yet (`resetInterpolation()`, `dispose`). */
   #adoptAll(): void {
-    for (const slot of this.#order) if (this.#changed(slot, true)) this.#adopt(slot);
+    for (const slot of this.#sort()) if (this.#changed(slot, true)) this.#adopt(slot);
     this.#pushMoved(false);
   }
 
@@ -1042,9 +1016,7 @@ export class BodyTracker implements LoopAdapter {
   /** Tells Havok about adopted thin instances. */
   #pushMoved(inStep: boolean): void {
     const list = this.#thinList;
-    for (let i = 0; i < list.length; i++) {
-      if (list[i].moved) this.#pushThin(list[i], inStep);
-    }
+    for (let i = 0; i < list.length; i++) if (list[i].moved) this.#pushThin(list[i], inStep);
   }
 
   /**
@@ -1054,11 +1026,8 @@ export class BodyTracker implements LoopAdapter {
    */
   #pushThin(entry: ThinEntry, inStep: boolean): void {
     entry.moved = false;
-    const data = entry.mesh._thinInstanceDataStorage?.matrixData;
-    if (!data) return;
     const c = this.#poses.current;
-    for (const slot of entry.slots)
-      composeMatrix(data, this.#instance[slot] * M, c, slot * S, false);
+    for (const slot of entry.slots) this.#compose(slot, c, false);
     this.#pushBody(entry.body, entry.mesh);
     for (const slot of entry.slots) this.#write(slot, inStep ? c : this.#poses.output, false);
   }
@@ -1073,24 +1042,11 @@ export class BodyTracker implements LoopAdapter {
   #velocity(slot: number): void {
     const body = this.#bodies[slot];
     if (!body) return;
-    const index = this.#kind[slot] === THIN ? this.#instance[slot] : undefined;
-    const v = this.#linear;
-    const a = this.#angular;
+    const index = this.#instance[slot] >= 0 ? this.#instance[slot] : undefined;
+    const v = this.#v;
+    const a = this.#w;
     body.getLinearVelocityToRef(v, index);
     body.getAngularVelocityToRef(a, index);
     this.#poses.setVelocity(slot, v.x, v.y, v.z, a.x, a.y, a.z);
-  }
-
-  /** Havok writes thin-instance matrices without scale: put each instance's scale back. */
-  #rescaleThin(): void {
-    const c = this.#poses.current;
-    const list = this.#thinList;
-    for (let e = 0; e < list.length; e++) {
-      const data = list[e].mesh._thinInstanceDataStorage?.matrixData;
-      const slots = list[e].slots;
-      for (let i = 0; data && !list[e].body.disableSync && i < slots.length; i++) {
-        scaleBasisRows(data, i * M, c, slots[i] * S + 7);
-      }
-    }
   }
 }
