@@ -8,6 +8,39 @@ import {
 } from '@fixedtick/core';
 import { describe, expect, it } from 'vitest';
 
+/** A loop that drops no time by itself (no clamps), so what it drops is the driver's doing. */
+function unclampedLoop(): FixedLoop {
+  return new FixedLoop({
+    maxDeltaTime: Number.POSITIVE_INFINITY,
+    maxStepsPerFrame: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
+ * A page hidden for 10 minutes then shown, frames fired by `fire`: no time is fed while hidden,
+ * and the first frame after drops the whole gap (no catch-up burst).
+ */
+function hiddenForTenMinutes(
+  loop: FixedLoop,
+  doc: EventTarget & { hidden: boolean },
+  fire: (t: number) => void,
+): void {
+  fire(0);
+  fire(1000 / 60);
+  expect(loop.tick).toBe(1);
+  doc.hidden = true;
+  doc.dispatchEvent(new Event('visibilitychange'));
+  fire(5000); // a throttled background frame feeds no time
+  expect(loop.tick).toBe(1);
+  doc.hidden = false;
+  doc.dispatchEvent(new Event('visibilitychange'));
+  fire(600_000);
+  expect(loop.tick).toBe(1);
+  expect(loop.stats.droppedTime).toBeCloseTo(600 - 1 / 60, 6);
+  fire(600_000 + 1000 / 60);
+  expect(loop.tick).toBe(2);
+}
+
 /** A fake browser: rAF callbacks run when the test says so, at the timestamp it gives. */
 function fakeHost() {
   let pending: ((t: number) => void) | undefined;
@@ -52,25 +85,9 @@ describe('rafDriver', () => {
 
   it('a page hidden for 10 minutes then shown runs no catch-up burst (the gap is dropped)', () => {
     const fake = fakeHost();
-    const loop = new FixedLoop({
-      maxDeltaTime: Number.POSITIVE_INFINITY,
-      maxStepsPerFrame: Number.POSITIVE_INFINITY,
-    });
+    const loop = unclampedLoop();
     loop.start(rafDriver({ host: fake.host }));
-    fake.fire(0);
-    fake.fire(1000 / 60);
-    expect(loop.tick).toBe(1);
-    fake.doc.hidden = true;
-    fake.doc.dispatchEvent(new Event('visibilitychange'));
-    fake.fire(5000); // a throttled background frame feeds no time
-    expect(loop.tick).toBe(1);
-    fake.doc.hidden = false;
-    fake.doc.dispatchEvent(new Event('visibilitychange'));
-    fake.fire(600_000);
-    expect(loop.tick).toBe(1);
-    expect(loop.stats.droppedTime).toBeCloseTo(600 - 1 / 60, 6);
-    fake.fire(600_000 + 1000 / 60);
-    expect(loop.tick).toBe(2);
+    hiddenForTenMinutes(loop, fake.doc, fake.fire);
     loop.stop();
   });
 
@@ -127,27 +144,11 @@ describe('frameCallbackDriver', () => {
 
   it('feeds no time while the document is hidden and drops the gap after; start/stop are idempotent', () => {
     const engine = fakeEngine();
-    const loop = new FixedLoop({
-      maxDeltaTime: Number.POSITIVE_INFINITY,
-      maxStepsPerFrame: Number.POSITIVE_INFINITY,
-    });
+    const loop = unclampedLoop();
     const driver = frameCallbackDriver(engine.source, { document: engine.doc });
     loop.start(driver);
     driver.start(loop); // already running: no second start
-    engine.fire(0);
-    engine.fire(1000 / 60);
-    expect(loop.tick).toBe(1);
-    engine.doc.hidden = true;
-    engine.doc.dispatchEvent(new Event('visibilitychange'));
-    engine.fire(5000);
-    expect(loop.tick).toBe(1);
-    engine.doc.hidden = false;
-    engine.doc.dispatchEvent(new Event('visibilitychange'));
-    engine.fire(600_000);
-    expect(loop.tick).toBe(1);
-    expect(loop.stats.droppedTime).toBeCloseTo(600 - 1 / 60, 6);
-    engine.fire(600_000 + 1000 / 60);
-    expect(loop.tick).toBe(2);
+    hiddenForTenMinutes(loop, engine.doc, engine.fire);
     loop.stop();
     driver.stop();
     expect(engine.calls).toEqual(['start', 'stop (same callback)']);
