@@ -487,6 +487,23 @@ describe('ThreeFixedLoop: the loop', () => {
     const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), 2);
     expect(() => loop.trackInstance(mesh, 2)).toThrow(/option "index".*got 2/);
     expect(() => loop.getSimulationPose(new Object3D())).toThrow(RangeError);
+    expect(() => loop.track(new Object3D(), 'none' as never)).toThrow(
+      /option "options" must be an object, got "none"/,
+    );
+    expect(() => {
+      loop.defaultInterpolation = 'smooth' as never;
+    }).toThrow(/option "defaultInterpolation" .*got "smooth"/);
+    loop.defaultInterpolation = 'none';
+    expect(loop.defaultInterpolation).toBe('none');
+    // an instance index is never -1: that would untrack the mesh itself
+    loop.track(mesh);
+    loop.trackInstance(mesh, 1);
+    expect(loop.untrackInstance(mesh, -1)).toBe(false);
+    expect(loop.isTracked(mesh)).toBe(true);
+    expect(loop.untrackInstance(mesh, 1)).toBe(true);
+    expect(loop.untrackInstance(mesh, 1)).toBe(false);
+    expect(loop.untrack(mesh)).toBe(true);
+    expect(loop.trackedCount).toBe(0);
   });
 
   it('renders once per frame after preRender, only with a renderer', () => {
