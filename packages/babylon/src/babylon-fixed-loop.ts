@@ -25,6 +25,7 @@ import {
   FixedLoop,
   type FixedLoopOptions,
   type InterpolationMode,
+  optionError,
 } from '@fixedtick/core';
 import { POSE_STRIDE } from '@fixedtick/core/interpolation';
 import type { NodeLike, SceneLike } from './babylon-shapes.ts';
@@ -97,25 +98,15 @@ export interface SimulationPose {
   scale: [number, number, number];
 }
 
-const MODES: readonly InterpolationMode[] = ['none', 'interpolate', 'extrapolate'];
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
 function checkMode(value: unknown, name: string): InterpolationMode {
-  if (!MODES.includes(value as InterpolationMode)) {
-    throw new RangeError(
-      `fixedtick: option "${name}" must be "none", "interpolate" or "extrapolate", got ${show(value)}`,
-    );
+  if (value !== 'none' && value !== 'interpolate' && value !== 'extrapolate') {
+    throw optionError(name, value, '"none", "interpolate" or "extrapolate"');
   }
-  return value as InterpolationMode;
+  return value;
 }
 
 function checkBoolean(value: unknown, name: string): boolean {
-  if (typeof value !== 'boolean') {
-    throw new RangeError(`fixedtick: option "${name}" must be true or false, got ${show(value)}`);
-  }
+  if (typeof value !== 'boolean') throw optionError(name, value, 'true or false');
   return value;
 }
 
@@ -126,20 +117,20 @@ function prepare(
 ): { loop: FixedLoopOptions; settings: TrackerSettings } {
   const s = scene as unknown as SceneLike;
   if (s === null || typeof s !== 'object' || typeof s.getEngine !== 'function') {
-    throw new TypeError(`fixedtick: BabylonFixedLoop expects a Babylon.js Scene, got ${show(s)}`);
+    throw new TypeError(`fixedtick: BabylonFixedLoop expects a Babylon.js Scene, got ${String(s)}`);
   }
   if (s.getEngine().isDeterministicLockStep()) {
     throw new Error(
-      'fixedtick: this Babylon engine was created with { deterministicLockstep: true }, so Babylon already steps physics in fixed steps itself (and never interpolates). BabylonFixedLoop replaces that: create the engine without deterministicLockstep (and lockstepMaxSteps; use the maxStepsPerFrame option) and set the rate with the tickRate option. See docs/babylon.md, "Migrating from deterministicLockstep".',
+      'fixedtick: this Babylon engine was created with { deterministicLockstep: true }, so Babylon already steps physics in fixed steps itself (and never interpolates). BabylonFixedLoop replaces that: create the engine without it; see docs/babylon.md, "Migrating from deterministicLockstep".',
     );
   }
   const physics = s.getPhysicsEngine?.() ?? null;
   if (physics !== null && physics.getPluginVersion() !== 2) {
     throw new Error(PHYSICS_V1);
   }
-  if (options === null || typeof options !== 'object') {
-    throw new RangeError(`fixedtick: options must be an object, got ${show(options)}`);
-  }
+  // not an object: the core's options check words the error
+  if (options === null || typeof options !== 'object')
+    return { loop: options, settings: {} as TrackerSettings };
   const { autoTrack, defaultInterpolation, render, ...loop } = options;
   return {
     loop,

@@ -30,7 +30,7 @@
  * @internal
  */
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
-import type { FixedLoop, LoopAdapter } from '@fixedtick/core';
+import { type FixedLoop, type LoopAdapter, optionError } from '@fixedtick/core';
 import {
   type InterpolationMode,
   lerp,
@@ -193,9 +193,8 @@ export class BodyTracker implements LoopAdapter {
     const body = node.physicsBody ?? null;
     if (body) this.#optedOut.delete(body);
     const thin = this.#thin.get(node);
-    const tracked = this.#nodeSlot.get(node);
-    const existing = thin?.slots ?? (tracked === undefined ? null : [tracked]);
-    if (existing) {
+    const existing = this.#slots(node);
+    if (existing.length > 0 || thin) {
       for (const slot of existing) {
         this.#setMode(slot, mode);
         if (!auto) this.#flags[slot] &= ~AUTO;
@@ -231,8 +230,7 @@ export class BodyTracker implements LoopAdapter {
   /** Stops tracking `node`; it is left at its simulation pose. */
   untrack(node: NodeLike): boolean {
     const thin = this.#thin.get(node);
-    const tracked = this.#nodeSlot.get(node);
-    const slots = thin?.slots ?? (tracked === undefined ? [] : [tracked]);
+    const slots = this.#slots(node);
     for (const slot of slots) {
       this.#adoptPending(slot);
       const body = this.#bodies[slot];
@@ -240,7 +238,7 @@ export class BodyTracker implements LoopAdapter {
       this.#remove(slot, true);
     }
     if (thin) this.#dropThin(thin, true);
-    return slots.length > 0;
+    return slots.length > 0 || thin !== undefined;
   }
 
   /** True if `node` (or a thin-instanced mesh) is tracked. */
@@ -273,9 +271,7 @@ export class BodyTracker implements LoopAdapter {
 
   /** `resetInterpolation(node)`: the node (all its instances) and its tracked descendants. */
   resetNode(node: NodeLike, index = -1): boolean {
-    const thin = this.#thin.get(node);
-    const slot = this.#slotOf(node, index);
-    const slots = thin && index < 0 ? thin.slots : slot === undefined ? [] : [slot];
+    const slots = this.#slots(node, index);
     for (const s of slots) {
       this.#adoptPending(s);
       if (this.#loop.inFixedStep) this.#flags[s] |= RESET;
@@ -313,9 +309,7 @@ export class BodyTracker implements LoopAdapter {
     const entry = this.#thin.get(mesh);
     const slot = entry?.slots[index];
     if (!entry || slot === undefined) {
-      throw new RangeError(
-        `fixedtick: option "index" must be a tracked thin instance of "${mesh.name}", got ${String(index)}`,
-      );
+      throw optionError('index', index, `a tracked thin instance of "${mesh.name}"`);
     }
     const c = this.#poses.current;
     const r = slot * S;
@@ -446,15 +440,7 @@ export class BodyTracker implements LoopAdapter {
     for (let i = 0; i < order.length; i++) {
       const slot = order[i];
       const flags = this.#flags[slot];
-      if (!(flags & FAST)) {
-        poses.interpolateSlotAt(slot);
-        this.#write(slot, out, check);
-        continue;
-      }
       const r = slot * S;
-      let px: number;
-      let py: number;
-      let pz: number;
       let qx = a[r + 3];
       let qy = a[r + 4];
       let qz = a[r + 5];
@@ -465,42 +451,37 @@ export class BodyTracker implements LoopAdapter {
       const bw = b[r + 6];
       const dot = qx * bx + qy * by + qz * bz + qw * bw;
       if (
+        !(flags & FAST) ||
         flags & NOT_INTERPOLATE ||
         (dot < SLERP_NLERP_THRESHOLD && -dot < SLERP_NLERP_THRESHOLD)
       ) {
-        // other modes, and rotations far enough apart to need a true slerp: the buffer's pass
+        // other nodes, other modes, and rotations far enough apart to need a true slerp
         poses.interpolateSlotAt(slot);
-        px = out[r];
-        py = out[r + 1];
-        pz = out[r + 2];
-        qx = out[r + 3];
-        qy = out[r + 4];
-        qz = out[r + 5];
-        qw = out[r + 6];
-      } else {
-        // 'interpolate' between nearly equal rotations (the common case at 60 Hz): the buffer's
-        // operations, inline — exact-endpoint lerp and the normalised nlerp
-        px = lerp(a[r], b[r], t);
-        py = lerp(a[r + 1], b[r + 1], t);
-        pz = lerp(a[r + 2], b[r + 2], t);
-        if (t >= 1) {
-          qx = bx;
-          qy = by;
-          qz = bz;
-          qw = bw;
-        } else if (t > 0 && (qx !== bx || qy !== by || qz !== bz || qw !== bw)) {
-          const s1 = dot < 0 ? -t : t;
-          const x = qx * (1 - t) + bx * s1;
-          const y = qy * (1 - t) + by * s1;
-          const z = qz * (1 - t) + bz * s1;
-          const ww = qw * (1 - t) + bw * s1;
-          const len = Math.sqrt(x * x + y * y + z * z + ww * ww);
-          const inv = len > 0 ? 1 / len : 0;
-          qx = x * inv;
-          qy = y * inv;
-          qz = z * inv;
-          qw = ww * inv;
-        }
+        this.#write(slot, out, check);
+        continue;
+      }
+      // an unparented body in 'interpolate' between nearly equal rotations (the common case at
+      // 60 Hz): the buffer's operations, inline — exact-endpoint lerp and the normalised nlerp
+      const px = lerp(a[r], b[r], t);
+      const py = lerp(a[r + 1], b[r + 1], t);
+      const pz = lerp(a[r + 2], b[r + 2], t);
+      if (t >= 1) {
+        qx = bx;
+        qy = by;
+        qz = bz;
+        qw = bw;
+      } else if (t > 0 && (qx !== bx || qy !== by || qz !== bz || qw !== bw)) {
+        const s1 = dot < 0 ? -t : t;
+        const x = qx * (1 - t) + bx * s1;
+        const y = qy * (1 - t) + by * s1;
+        const z = qz * (1 - t) + bz * s1;
+        const ww = qw * (1 - t) + bw * s1;
+        const len = Math.sqrt(x * x + y * y + z * z + ww * ww);
+        const inv = len > 0 ? 1 / len : 0;
+        qx = x * inv;
+        qy = y * inv;
+        qz = z * inv;
+        qw = ww * inv;
       }
       // a body at rest: its node already holds its render pose
       if (
@@ -719,6 +700,13 @@ export class BodyTracker implements LoopAdapter {
     if (restore) entry.mesh.thinInstanceBufferUpdated?.('matrix');
     this.#thin.delete(entry.mesh);
     this.#thinList = this.#thinList.filter((e) => e !== entry);
+  }
+
+  /** The slots of `node`: all its instances (or instance `index`), or its own slot. */
+  #slots(node: NodeLike, index = -1): number[] {
+    const thin = this.#thin.get(node);
+    const slot = this.#slotOf(node, index);
+    return thin && index < 0 ? thin.slots : slot === undefined ? [] : [slot];
   }
 
   #slotOf(node: NodeLike, index = -1): number | undefined {
