@@ -405,16 +405,8 @@ export class BodyTracker implements LoopAdapter {
       const slot = order[i];
       const flags = this.#flags[slot];
       if (flags & FAST) {
-        const p = this.#pos[slot];
-        const q = this.#rot[slot];
-        const r = slot * S;
-        c[r] = w[r] = p.x;
-        c[r + 1] = w[r + 1] = p.y;
-        c[r + 2] = w[r + 2] = p.z;
-        c[r + 3] = w[r + 3] = q.x;
-        c[r + 4] = w[r + 4] = q.y;
-        c[r + 5] = w[r + 5] = q.z;
-        c[r + 6] = w[r + 6] = q.w;
+        setRow(c, slot * S, this.#pos[slot], this.#rot[slot]);
+        setRow(w, slot * S, this.#pos[slot], this.#rot[slot]);
       } else {
         this.#read(slot, (flags & PARENTED) !== 0, !this.#bodies[slot]);
       }
@@ -494,23 +486,12 @@ export class BodyTracker implements LoopAdapter {
         w[r + 6] === qw
       )
         continue;
-      const p = this.#pos[slot];
-      const q = this.#rot[slot];
-      if (
-        check &&
-        (w[r] !== p.x ||
-          w[r + 1] !== p.y ||
-          w[r + 2] !== p.z ||
-          w[r + 3] !== q.x ||
-          w[r + 4] !== q.y ||
-          w[r + 5] !== q.z ||
-          w[r + 6] !== q.w)
-      ) {
+      if (check && !this.#holds(slot)) {
         this.#adopt(slot);
         continue;
       }
-      p.set(px, py, pz);
-      q.set(qx, qy, qz, qw);
+      this.#pos[slot].set(px, py, pz);
+      this.#rot[slot].set(qx, qy, qz, qw);
       w[r] = px;
       w[r + 1] = py;
       w[r + 2] = pz;
