@@ -20,10 +20,10 @@ const WHY: Record<string, string> = {
     'for the bare loop on this machine (the spread is the machine’s load); replacing the hook ' +
     'dispatch with direct calls recovers only 15–30 % of it, so no single hot spot explains the ' +
     'gap — it is the sum of the guarantees. Either way it is well under a microsecond per frame, ' +
-    'under 0.01 % of a 144 fps frame. One part is the driver, not the loop: `rafDriver` reads ' +
-    '`host.document?.hidden` on every frame (its visibilitychange listener already tracks that); ' +
-    'a variant that reads it only in the listener measured 15–20 % faster per frame, as fast as ' +
-    'calling `loop.frame(t)` from one’s own rAF callback. What it would take to reach ratio 1.0: a separate ' +
+    'under 0.01 % of a 144 fps frame. One part was the driver, not the loop: `rafDriver` read ' +
+    '`host.document?.hidden` on every frame; it now reads the visibility its listener keeps, ' +
+    'which measured 15–20 % faster per frame, as fast as calling `loop.frame(t)` from one’s ' +
+    'own rAF callback. What it would take to reach ratio 1.0: a separate ' +
     '“unchecked” frame path that skips sanitising, stats and error isolation — the guarantees the ' +
     'spec asks for — so this is left as a documented cost, not a bug. cannon-es’s loop cannot ' +
     'run without stepping its (here empty) world, so its cell compares more work than a loop.',
