@@ -253,7 +253,7 @@ export class ThreeTracker implements LoopAdapter {
     if (index === undefined) {
       n = this.#collect(object, -1);
     } else {
-      const slot = this.#slot(object, index);
+      const slot = this.#slot(object, index, true);
       if (slot === undefined) return 0;
       this.#list[0] = slot;
     }
@@ -274,7 +274,7 @@ export class ThreeTracker implements LoopAdapter {
    * given. Outside the fixed step this is what the physics holds, not what is drawn.
    */
   getSimulationPose(object: Object3D, index?: number, target?: SimulationPose): SimulationPose {
-    const slot = this.#slot(object, index ?? -1);
+    const slot = this.#slot(object, index ?? -1, index !== undefined);
     if (slot === undefined) {
       const instance = index === undefined ? '' : ` with tracked instance ${index}`;
       throw optionError('object3d', object, `a tracked object${instance}`);
@@ -362,9 +362,12 @@ export class ThreeTracker implements LoopAdapter {
 
   // ---- internals ------------------------------------------------------------------------
 
-  /** The slot of `object` (`index` -1) or of instance `index` of it. */
-  #slot(object: Object3D, index: number): number | undefined {
-    return this.#slots.get(object)?.get(index);
+  /**
+   * The slot of `object` (`index` -1) or of instance `index` of it; with `instance`, only of an
+   * instance (an index a caller gave: -1 is not one).
+   */
+  #slot(object: Object3D, index: number, instance = false): number | undefined {
+    return instance && !(index >= 0) ? undefined : this.#slots.get(object)?.get(index);
   }
 
   /** Tracks `object` (`index` -1) or instance `index` of it, or changes its mode. */
@@ -373,25 +376,22 @@ export class ThreeTracker implements LoopAdapter {
       throw optionError('options', options, 'an object');
     }
     const mode = options.interpolation ?? this.#mode;
-    let slots = this.#slots.get(object);
-    if (slots === undefined) {
-      slots = new Map();
-      this.#slots.set(object, slots);
-    }
-    const slot = slots.get(index);
+    const slots = this.#slots.get(object);
+    const slot = slots?.get(index);
     if (slot !== undefined) {
       this.#poses.setMode(slot, mode);
       return;
     }
     const poses = this.#poses;
-    const added = poses.add(mode);
+    const added = poses.add(mode); // throws on a bad mode before anything refers to `object`
     const capacity = poses.capacity;
     if (this.#instance.length < capacity) {
       this.#instance = grow(this.#instance, capacity);
       this.#matrices = grow(this.#matrices, capacity * MATRIX * 2);
       this.#euler = grow(this.#euler, capacity * 3);
     }
-    slots.set(index, added);
+    if (slots === undefined) this.#slots.set(object, new Map([[index, added]]));
+    else slots.set(index, added);
     this.#objects[added] = object;
     this.#instance[added] = index;
     this.#read(added);

@@ -499,7 +499,15 @@ describe('ThreeFixedLoop: the loop', () => {
     loop.track(mesh);
     loop.trackInstance(mesh, 1);
     expect(loop.untrackInstance(mesh, -1)).toBe(false);
+    expect(() => loop.getSimulationPose(mesh, -1)).toThrow(/tracked instance -1/);
+    loop.resetInterpolation(mesh, -1); // no such instance: nothing to reset, no error
     expect(loop.isTracked(mesh)).toBe(true);
+    // a bad mode tracks nothing
+    expect(() => loop.trackInstance(mesh, 0, { interpolation: 'bogus' as never })).toThrow(
+      /option "interpolation"/,
+    );
+    expect(loop.trackedCount).toBe(2);
+    expect(loop.untrackInstance(mesh, 0)).toBe(false);
     expect(loop.untrackInstance(mesh, 1)).toBe(true);
     expect(loop.untrackInstance(mesh, 1)).toBe(false);
     expect(loop.untrack(mesh)).toBe(true);
