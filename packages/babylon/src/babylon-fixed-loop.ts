@@ -21,6 +21,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import {
+  checkInterpolationMode,
   type Driver,
   FixedLoop,
   type FixedLoopOptions,
@@ -98,13 +99,6 @@ export interface SimulationPose {
   scale: [number, number, number];
 }
 
-function checkMode(value: unknown, name: string): InterpolationMode {
-  if (value !== 'none' && value !== 'interpolate' && value !== 'extrapolate') {
-    throw optionError(name, value, '"none", "interpolate" or "extrapolate"');
-  }
-  return value;
-}
-
 function checkBoolean(value: unknown, name: string): boolean {
   if (typeof value !== 'boolean') throw optionError(name, value, 'true or false');
   return value;
@@ -117,7 +111,8 @@ function prepare(
 ): { loop: FixedLoopOptions; settings: TrackerSettings } {
   const s = scene as unknown as SceneLike;
   if (s === null || typeof s !== 'object' || typeof s.getEngine !== 'function') {
-    throw new TypeError(`fixedtick: BabylonFixedLoop expects a Babylon.js Scene, got ${String(s)}`);
+    // a wrong kind of object: a TypeError, worded (and the value shown) like every option error
+    throw new TypeError(optionError('scene', s, 'a Babylon.js Scene').message);
   }
   if (s.getEngine().isDeterministicLockStep()) {
     throw new Error(
@@ -139,7 +134,7 @@ function prepare(
       defaultInterpolation:
         defaultInterpolation === undefined
           ? 'interpolate'
-          : checkMode(defaultInterpolation, 'defaultInterpolation'),
+          : checkInterpolationMode(defaultInterpolation, 'defaultInterpolation'),
       render: render === undefined ? true : checkBoolean(render, 'render'),
     },
   };
@@ -180,7 +175,7 @@ export class BabylonFixedLoop extends FixedLoop {
     const mode =
       options.interpolation === undefined
         ? undefined
-        : checkMode(options.interpolation, 'interpolation');
+        : checkInterpolationMode(options.interpolation, 'interpolation');
     this.#tracker.track(node as unknown as NodeLike, mode);
     return this;
   }
@@ -194,7 +189,7 @@ export class BabylonFixedLoop extends FixedLoop {
     return this.#settings.defaultInterpolation;
   }
   set defaultInterpolation(mode: InterpolationMode) {
-    this.#tracker.setDefaultMode(checkMode(mode, 'defaultInterpolation'));
+    this.#tracker.setDefaultMode(checkInterpolationMode(mode, 'defaultInterpolation'));
   }
 
   /**

@@ -50,6 +50,7 @@ export {
 export type { InterpolationMode } from './interpolation/pose-buffer.ts';
 export { JITTER_FIX_HISTORY } from './jitter-fix.ts';
 export {
+  checkInterpolationMode,
   type ErrorPolicy,
   type FixedLoopOptions,
   optionError,

@@ -3,6 +3,7 @@ import {
   DEFAULT_MAX_DELTA_TIME,
   DEFAULT_MAX_STEPS_PER_FRAME,
 } from './constants.ts';
+import type { InterpolationMode } from './interpolation/pose-buffer.ts';
 
 /** What the loop does with an error thrown by a listener or an adapter. */
 export type ErrorPolicy = 'report' | 'throw';
@@ -169,6 +170,17 @@ export function checkCaptureDeltaTime(value: unknown, name = 'captureDeltaTime')
 export function checkErrorPolicy(value: unknown): ErrorPolicy {
   if (value !== 'report' && value !== 'throw') {
     throw optionError('errorPolicy', value, '"report" or "throw"');
+  }
+  return value;
+}
+
+/**
+ * Validates an interpolation mode given as option `name` (an adapter's `defaultInterpolation`,
+ * a track option): returns it, or throws the standard `RangeError` naming the three modes.
+ */
+export function checkInterpolationMode(value: unknown, name: string): InterpolationMode {
+  if (value !== 'none' && value !== 'interpolate' && value !== 'extrapolate') {
+    throw optionError(name, value, '"none", "interpolate" or "extrapolate"');
   }
   return value;
 }

@@ -22,7 +22,12 @@
  * one general path per slot through small helpers (V8 inlines them), not hand-unrolled loops:
  * the adapter's bytes are part of every game's download (budget: docs/packaging.md).
  */
-import { type FixedLoop, type LoopAdapter, optionError } from '@fixedtick/core';
+import {
+  checkInterpolationMode,
+  type FixedLoop,
+  type LoopAdapter,
+  optionError,
+} from '@fixedtick/core';
 import { type InterpolationMode, POSE_STRIDE, PoseBuffer } from '@fixedtick/core/interpolation';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
 import { restoreRotation, setRotation } from './rotation-sync.ts';
@@ -184,10 +189,7 @@ export class ThreeTracker implements LoopAdapter {
     return this.#mode;
   }
   set defaultInterpolation(value: InterpolationMode) {
-    if (value !== 'none' && value !== 'interpolate' && value !== 'extrapolate') {
-      throw optionError('defaultInterpolation', value, '"none", "interpolate" or "extrapolate"');
-    }
-    this.#mode = value;
+    this.#mode = checkInterpolationMode(value, 'defaultInterpolation');
   }
 
   /** Number of tracked objects and instances. */
