@@ -75,6 +75,7 @@ describe('renderLoopDriver', () => {
     now += 10_000;
     run();
     doc.hidden = false;
+    for (const fn of listeners) fn();
     now += 1000 / 60;
     run();
     expect(loop.tick).toBe(6);

@@ -20,6 +20,10 @@ export interface ThreeRenderer {
  * While `document` (by default the page's) is hidden no time is fed; the first frame after it is
  * shown again drops the gap (`frameAfterGap`), so there is no catch-up burst: core's
  * {@link frameCallbackDriver} over the renderer's loop.
+ *
+ * @param renderer the renderer whose `setAnimationLoop` runs the frames.
+ * @param document whose visibility pauses the loop; `null` for none.
+ *   Default: the page's `document` (none outside a browser).
  */
 export function animationLoopDriver(
   renderer: ThreeRenderer,

@@ -591,6 +591,7 @@ describe('ThreeFixedLoop: the loop', () => {
     page.dispatchEvent(new Event('visibilitychange'));
     tick(200); // a stray frame while hidden: ignored
     page.hidden = false;
+    page.dispatchEvent(new Event('visibilitychange'));
     tick(10_000); // back after 9.9 s: dropped, no burst of steps
     expect(loop.tick).toBe(6);
     expect(loop.stats.droppedTime).toBeCloseTo(9.9, 9);

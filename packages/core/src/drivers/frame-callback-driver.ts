@@ -40,9 +40,9 @@ export interface FrameCallbackDriverOptions {
 
 /**
  * Drives a loop from `source`'s per-frame callback: each callback is one loop frame at the
- * timestamp the engine passes (or `now()`). While the document is hidden no time is fed; the
- * first frame after it is shown again drops the gap (`frameAfterGap`), so there is no catch-up
- * burst. Allocates nothing per frame.
+ * timestamp the engine passes (or `now()`). While the document is hidden (as its
+ * `visibilitychange` events tell) no time is fed; the first frame after it is shown again drops
+ * the gap (`frameAfterGap`), so there is no catch-up burst. Allocates nothing per frame.
  *
  * @example
  * ```ts
@@ -55,12 +55,14 @@ export function frameCallbackDriver(
   options: FrameCallbackDriverOptions = {},
 ): Driver {
   let sink: FrameSink | undefined;
-  let wasHidden = false;
   let doc: VisibilityDocument | null | undefined;
+  // kept by the visibilitychange listener, so a frame reads a local, not the DOM
+  let hidden = false;
+  let wasHidden = false;
   const now = options.now ?? (() => performance.now());
   const onFrame = (timestampMs?: number): void => {
     if (sink === undefined) return;
-    if (doc?.hidden) {
+    if (hidden) {
       wasHidden = true;
     } else if (wasHidden) {
       wasHidden = false;
@@ -70,19 +72,22 @@ export function frameCallbackDriver(
     }
   };
   const onVisibility = (): void => {
-    if (doc?.hidden) wasHidden = true;
+    hidden = doc?.hidden === true;
+    if (hidden) wasHidden = true;
   };
   return {
     start(target: FrameSink): void {
       if (sink !== undefined) return;
+      source.start(onFrame); // may throw (no engine loop here): nothing has changed yet
       sink = target;
-      wasHidden = false;
       doc =
         options.document === undefined
           ? (globalThis as { document?: VisibilityDocument }).document
           : options.document;
+      // started hidden: the first visible frame drops the time before it
+      hidden = doc?.hidden === true;
+      wasHidden = hidden;
       doc?.addEventListener('visibilitychange', onVisibility);
-      source.start(onFrame);
     },
     stop(): void {
       if (sink === undefined) return;

@@ -1,4 +1,5 @@
-import type { Driver, FrameSink } from '../driver.ts';
+import type { Driver } from '../driver.ts';
+import { frameCallbackDriver, type VisibilityDocument } from './frame-callback-driver.ts';
 
 /** The browser globals {@link rafDriver} uses; injectable for tests. */
 export interface RafHost {
@@ -7,7 +8,7 @@ export interface RafHost {
   /** Cancels a scheduled callback (`window.cancelAnimationFrame`). */
   cancelAnimationFrame(handle: number): void;
   /** A `Document`: `hidden` and the `visibilitychange` event. Optional. */
-  document?: Pick<Document, 'hidden' | 'addEventListener' | 'removeEventListener'>;
+  document?: VisibilityDocument;
 }
 
 /** Options of {@link rafDriver}. */
@@ -28,54 +29,33 @@ export interface RafDriverOptions {
  */
 export function rafDriver(options: RafDriverOptions = {}): Driver {
   let handle = 0;
-  let running = false;
-  let sink: FrameSink | undefined;
   let host: RafHost | undefined;
-  let wasHidden = false;
-  // Kept up to date by the visibilitychange listener, so frames read a local, not the DOM.
-  let hidden = false;
-
-  const onFrame = (timestampMs: number): void => {
-    if (!running || !host || !sink) return;
-    handle = host.requestAnimationFrame(onFrame);
-    if (hidden) {
-      wasHidden = true;
-      return;
-    }
-    if (wasHidden) {
-      wasHidden = false;
-      sink.frameAfterGap(timestampMs);
-    } else {
-      sink.frame(timestampMs);
-    }
+  let onFrame: ((timestampMs: number) => void) | undefined;
+  const tick = (timestampMs: number): void => {
+    if (onFrame === undefined || host === undefined) return;
+    handle = host.requestAnimationFrame(tick);
+    onFrame(timestampMs);
   };
-  const onVisibility = (): void => {
-    hidden = host?.document?.hidden === true;
-    if (hidden) wasHidden = true;
-  };
-
-  return {
-    start(target: FrameSink): void {
-      if (running) return;
-      host = options.host ?? (globalThis as unknown as RafHost);
-      if (typeof host.requestAnimationFrame !== 'function') {
-        throw new Error(
-          'fixedtick: rafDriver needs requestAnimationFrame; outside a browser use nodeDriver() or advance()/frame()',
-        );
-      }
-      sink = target;
-      running = true;
-      hidden = host.document?.hidden === true;
-      wasHidden = hidden;
-      host.document?.addEventListener('visibilitychange', onVisibility);
-      handle = host.requestAnimationFrame(onFrame);
+  // rAF is a per-frame callback like any engine's; the visibility handling is the shared one
+  return frameCallbackDriver(
+    {
+      start(callback): void {
+        const h = options.host ?? (globalThis as unknown as RafHost);
+        if (typeof h.requestAnimationFrame !== 'function') {
+          throw new Error(
+            'fixedtick: rafDriver needs requestAnimationFrame; outside a browser use nodeDriver() or advance()/frame()',
+          );
+        }
+        host = h;
+        onFrame = callback;
+        handle = h.requestAnimationFrame(tick);
+      },
+      stop(): void {
+        onFrame = undefined;
+        host?.cancelAnimationFrame(handle);
+      },
     },
-    stop(): void {
-      if (!running) return;
-      running = false;
-      host?.cancelAnimationFrame(handle);
-      host?.document?.removeEventListener('visibilitychange', onVisibility);
-      sink = undefined;
-    },
-  };
+    // no host given: the page's document, looked up at start()
+    { document: options.host ? (options.host.document ?? null) : undefined },
+  );
 }
