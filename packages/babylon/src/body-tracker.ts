@@ -231,8 +231,10 @@ export class BodyTracker implements LoopAdapter {
   untrack(node: NodeLike): boolean {
     const thin = this.#thin.get(node);
     const slots = this.#slots(node);
+    // adopt every pending write first: pushing an adopted thin instance to Havok rewrites all
+    // the mesh's instances, which must all still be tracked
+    for (const slot of slots) this.#adoptPending(slot);
     for (const slot of slots) {
-      this.#adoptPending(slot);
       const body = this.#bodies[slot];
       if (body && this.#flags[slot] & AUTO) this.#optedOut.add(body);
       this.#remove(slot, true);

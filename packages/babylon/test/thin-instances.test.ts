@@ -115,4 +115,22 @@ describe('thin-instance bodies', () => {
     expect(sim?.position[1]).toBeGreaterThan(59);
     expect(sim?.scale[0]).toBeCloseTo(0.5, 5);
   });
+
+  it('untrack adopts a matrix written since the last frame: the instance stays there, in Havok too', async () => {
+    const scene = await havokScene();
+    const mesh = thinBoxes(scene);
+    const loop = new BabylonFixedLoop(scene, { tickRate: 30, errorPolicy: 'throw' });
+    for (let f = 0; f < 20; f++) loop.advance(1 / 144);
+    const written = new Vector3(40, 60, 0);
+    mesh.thinInstanceSetMatrixAt(1, Matrix.Compose(Vector3.One(), Quaternion.Identity(), written));
+    expect(loop.untrack(mesh)).toBe(true);
+    expect(loop.isTracked(mesh)).toBe(false);
+    expect(instance(mesh, 1).position.x).toBeCloseTo(40, 4);
+    expect(instance(mesh, 1).position.y).toBeCloseTo(60, 4);
+    // Havok steps the untracked body and writes the instance back: from where it was written
+    loop.advance(1 / 30);
+    expect(instance(mesh, 1).position.x).toBeCloseTo(40, 3);
+    expect(instance(mesh, 1).position.y).toBeLessThan(60);
+    expect(instance(mesh, 1).position.y).toBeGreaterThan(59);
+  });
 });
