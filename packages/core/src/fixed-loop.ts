@@ -487,9 +487,10 @@ export class FixedLoop implements FrameSink {
   start(driver?: Driver): void {
     if (this.#disposed) throw new Error('fixedtick: start() on a disposed FixedLoop');
     this.stop();
-    this.#driver = driver ?? rafDriver();
+    const next = driver ?? rafDriver();
     this.#lastTimestampMs = NO_ORIGIN;
-    this.#driver.start(this);
+    next.start(this); // may throw (no rAF outside a browser): then the loop is not running
+    this.#driver = next;
   }
 
   /** Stops the driver. The next `start()` sets a new time origin (the gap is not simulated). */

@@ -155,4 +155,26 @@ describe('frameCallbackDriver', () => {
     engine.fire(700_000); // a late callback after stop feeds nothing
     expect(loop.tick).toBe(2);
   });
+
+  it('a source that cannot start leaves the driver stopped, so a later start() works', () => {
+    const engine = fakeEngine();
+    let ready = false;
+    const source: FrameCallbackSource = {
+      start(onFrame) {
+        if (!ready) throw new Error('no render loop yet');
+        engine.source.start(onFrame);
+      },
+      stop: (onFrame) => engine.source.stop(onFrame),
+    };
+    const loop = new FixedLoop();
+    const driver = frameCallbackDriver(source, { document: null });
+    expect(() => loop.start(driver)).toThrow('no render loop yet');
+    expect(loop.running).toBe(false);
+    ready = true;
+    loop.start(driver);
+    for (let i = 0; i <= 6; i++) engine.fire((i * 1000) / 60);
+    expect(loop.tick).toBe(6);
+    loop.stop();
+    expect(engine.calls).toEqual(['start', 'stop (same callback)']);
+  });
 });
