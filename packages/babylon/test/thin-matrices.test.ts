@@ -23,6 +23,17 @@ function thinMesh(scene: Scene, scales: Vector3[]) {
   return mesh;
 }
 
+/** Babylon's matrix of instance `i`'s simulation pose. */
+function poseMatrix(loop: BabylonFixedLoop, mesh: ReturnType<typeof thinMesh>, i: number): Matrix {
+  const pose = loop.getSimulationPose(mesh, i);
+  if (!pose) throw new Error('not tracked');
+  return Matrix.Compose(
+    Vector3.FromArray(pose.scale),
+    Quaternion.FromArray(pose.rotation),
+    Vector3.FromArray(pose.position),
+  );
+}
+
 // The adapter composes and decomposes thin-instance matrices with Babylon's own Matrix, so what
 // it writes is exactly what Babylon would compose from the same pose.
 describe('thin-instance matrices are Babylon’s', () => {
@@ -38,13 +49,7 @@ describe('thin-instance matrices are Babylon’s', () => {
     for (let f = 0; f < 20; f++) {
       loop.advance(1 / 144);
       for (const i of [0, 1]) {
-        const pose = loop.getSimulationPose(mesh, i);
-        if (!pose) throw new Error('not tracked');
-        const expected = Matrix.Compose(
-          Vector3.FromArray(pose.scale),
-          Quaternion.FromArray(pose.rotation),
-          Vector3.FromArray(pose.position),
-        ).toArray();
+        const expected = poseMatrix(loop, mesh, i).toArray();
         expect(Array.from(data.subarray(i * 16, i * 16 + 16))).toEqual(Array.from(expected));
       }
     }
@@ -57,18 +62,12 @@ describe('thin-instance matrices are Babylon’s', () => {
     const mesh = thinMesh(scene, scales);
     const loop = new BabylonFixedLoop(scene, { tickRate: 30, errorPolicy: 'throw' });
     scales.forEach((s, i) => {
-      const pose = loop.getSimulationPose(mesh, i);
-      if (!pose) throw new Error('not tracked');
-      const back = Matrix.Compose(
-        Vector3.FromArray(pose.scale),
-        Quaternion.FromArray(pose.rotation),
-        Vector3.FromArray(pose.position),
-      ).m;
+      const back = poseMatrix(loop, mesh, i).m;
       const original = Matrix.Compose(s, q, new Vector3(i * 4, 20, 0)).m;
       original.forEach((v, k) => {
         expect(back[k]).toBeCloseTo(v, 6);
       });
-      expect(Math.hypot(...pose.rotation)).toBeCloseTo(1, 6);
+      expect(Math.hypot(...(loop.getSimulationPose(mesh, i)?.rotation ?? []))).toBeCloseTo(1, 6);
     });
   });
 });
