@@ -29,10 +29,11 @@ export interface RafDriverOptions {
  */
 export function rafDriver(options: RafDriverOptions = {}): Driver {
   let handle = 0;
-  let host: RafHost | undefined;
+  let host = globalThis as unknown as RafHost;
+  // set while running (a callback after stop() finds it unset)
   let onFrame: ((timestampMs: number) => void) | undefined;
   const tick = (timestampMs: number): void => {
-    if (onFrame === undefined || host === undefined) return;
+    if (onFrame === undefined) return;
     handle = host.requestAnimationFrame(tick);
     onFrame(timestampMs);
   };
@@ -40,19 +41,18 @@ export function rafDriver(options: RafDriverOptions = {}): Driver {
   return frameCallbackDriver(
     {
       start(callback): void {
-        const h = options.host ?? (globalThis as unknown as RafHost);
-        if (typeof h.requestAnimationFrame !== 'function') {
+        host = options.host ?? (globalThis as unknown as RafHost);
+        if (typeof host.requestAnimationFrame !== 'function') {
           throw new Error(
             'fixedtick: rafDriver needs requestAnimationFrame; outside a browser use nodeDriver() or advance()/frame()',
           );
         }
-        host = h;
         onFrame = callback;
-        handle = h.requestAnimationFrame(tick);
+        handle = host.requestAnimationFrame(tick);
       },
       stop(): void {
         onFrame = undefined;
-        host?.cancelAnimationFrame(handle);
+        host.cancelAnimationFrame(handle);
       },
     },
     // no host given: the page's document, looked up at start()
