@@ -10,6 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Tracker } from '../../packages/core/src/entries/tracking.ts';
 import { compare } from '../lib.ts';
 import { type BodyRig, bodyRig } from './bodies.ts';
 import { CONTENDERS, type ContenderId, type LoopSpec } from './contenders.ts';
@@ -127,31 +128,20 @@ export interface PhaseBreakdown {
   framesTimed: number;
   fixedtickMsPerFrame: number;
   handMsPerFrame: number;
-  /** ms per frame spent in each `ThreeTracker` method (restore = beforeSteps). */
+  /** ms per frame spent in each core `Tracker` method (restore = beforeSteps). */
   phases: Record<string, number>;
 }
 
 /**
  * Times the three adapter's phases over `frames` frames of `ft`, and the hand-written rig over as
- * many, by wrapping the adapter's tracker methods for the duration (the tracker is internal to
- * @fixedtick/three, so this is skipped if it cannot be loaded).
+ * many, by wrapping the methods of the core tracker the adapter runs for the duration.
  */
 async function phases(
   ft: BodyRig,
   hand: BodyRig,
   frames: number,
 ): Promise<PhaseBreakdown | string> {
-  let proto: Record<string, (...args: unknown[]) => unknown>;
-  try {
-    // A variable specifier: the harness must not fail to type-check if the internal file moves.
-    const internal = '../../packages/three/src/three-tracker.ts';
-    const mod = (await import(internal)) as unknown as {
-      ThreeTracker: { prototype: Record<string, (...args: unknown[]) => unknown> };
-    };
-    proto = mod.ThreeTracker.prototype;
-  } catch (error) {
-    return `three adapter internals not loadable: ${(error as Error).message.split('\n')[0]}`;
-  }
+  const proto = Tracker.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const names = ['beginFrame', 'beforeSteps', 'afterStep', 'interpolate'].filter(
     (n) => typeof proto[n] === 'function',
   );

@@ -11,5 +11,6 @@ export default defineConfig(
     unity: 'src/entries/unity.ts',
     godot: 'src/entries/godot.ts',
     roblox: 'src/entries/roblox.ts',
+    tracking: 'src/entries/tracking.ts',
   }),
 );

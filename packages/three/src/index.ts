@@ -8,6 +8,7 @@ export * from '@fixedtick/core';
 export * from '@fixedtick/core/input';
 export * from '@fixedtick/core/interpolation';
 export * from '@fixedtick/core/node';
+export * from '@fixedtick/core/tracking';
 export { animationLoopDriver, type ThreeRenderer } from './animation-loop-driver.ts';
 export { ThreeFixedLoop, type ThreeFixedLoopOptions } from './three-fixed-loop.ts';
-export { type SimulationPose, ThreeTracker, type TrackOptions } from './three-tracker.ts';
+export { ThreePlatform } from './three-platform.ts';

@@ -5,9 +5,17 @@ import {
   type InterpolationMode,
   optionError,
 } from '@fixedtick/core';
+import {
+  type InstanceTrackOptions,
+  type QuaternionLike,
+  type SimulationPose,
+  Tracker,
+  type TrackOptions,
+  type Vector3Like,
+} from '@fixedtick/core/tracking';
 import type { Camera, InstancedMesh, Object3D } from 'three';
 import { animationLoopDriver, type ThreeRenderer } from './animation-loop-driver.ts';
-import { type SimulationPose, ThreeTracker, type TrackOptions } from './three-tracker.ts';
+import { ThreePlatform } from './three-platform.ts';
 
 /** Options of {@link ThreeFixedLoop}: the three.js parts, plus every {@link FixedLoopOptions}. */
 export interface ThreeFixedLoopOptions extends FixedLoopOptions {
@@ -53,7 +61,7 @@ export class ThreeFixedLoop extends FixedLoop {
   scene: Object3D | undefined;
   /** The camera `renderer` draws from. Live. */
   camera: Camera | undefined;
-  readonly #tracker: ThreeTracker;
+  readonly #tracker: Tracker<Object3D>;
 
   /** @param options three.js parts and loop options; a bad value throws a `RangeError` naming it. */
   constructor(options: ThreeFixedLoopOptions = {}) {
@@ -85,12 +93,19 @@ export class ThreeFixedLoop extends FixedLoop {
     this.renderer = renderer;
     this.scene = scene;
     this.camera = camera;
-    this.#tracker = new ThreeTracker(this, defaultInterpolation);
+    this.#tracker = new Tracker<Object3D>(this, new ThreePlatform(), {
+      defaultInterpolation,
+      nodeName: 'object3d',
+    });
     this.addAdapter(this.#tracker);
     this.addAdapter({ render: () => this.#render() });
   }
 
-  /** Interpolation mode of objects tracked without one; a bad value throws a `RangeError`. */
+  /**
+   * Interpolation mode of objects tracked without one. Live: setting it switches all of those at
+   * once (a mode selector in a settings menu); objects tracked with a mode keep theirs. A bad
+   * value throws a `RangeError`.
+   */
   get defaultInterpolation(): InterpolationMode {
     return this.#tracker.defaultInterpolation;
   }
@@ -103,21 +118,39 @@ export class ThreeFixedLoop extends FixedLoop {
     return this.#tracker.size;
   }
 
+  /** The core tracker behind this loop (for tools and tests: slots, resting count, poses). */
+  get tracker(): Tracker<Object3D> {
+    return this.#tracker;
+  }
+
   /**
    * Puts `object3d` under the loop: its local position, quaternion and scale become simulation
    * state, moved in `fixedUpdate` and drawn interpolated. Its pose now is its starting pose (no
    * streak from the origin). Tracking a tracked object changes its mode.
    */
   track(object3d: Object3D, options?: TrackOptions): void {
+    if (object3d?.isObject3D !== true) {
+      throw optionError('object3d', object3d, 'a three.js Object3D');
+    }
     this.#tracker.track(object3d, options);
   }
 
   /**
    * Tracks instance `index` of `mesh` like an object: its matrix in `instanceMatrix` is the
-   * simulation state (move it with `setMatrixAt` in `fixedUpdate`), decomposed to position,
-   * rotation and scale for interpolation, so each instance keeps its own scale.
+   * simulation state, decomposed to position, rotation and scale for interpolation, so each
+   * instance keeps its own scale. Move it in `fixedUpdate` with `setMatrixAt`. The interpolated
+   * matrices are composed straight into `instanceMatrix` once per frame; they are not put back
+   * before the steps unless you pass `restore: true` — do that if `fixedUpdate` reads instance
+   * matrices (`getMatrixAt`), or read the simulation pose with `getSimulationPose(mesh, index)`.
    */
-  trackInstance(mesh: InstancedMesh, index: number, options?: TrackOptions): void {
+  trackInstance(mesh: InstancedMesh, index: number, options?: InstanceTrackOptions): void {
+    if (mesh?.isInstancedMesh !== true) {
+      throw optionError('instancedMesh', mesh, 'a three.js InstancedMesh');
+    }
+    const count = mesh.instanceMatrix.count;
+    if (!Number.isInteger(index) || index < 0 || index >= count) {
+      throw optionError('index', index, `a whole number from 0 to ${count - 1}`);
+    }
     this.#tracker.trackInstance(mesh, index, options);
   }
 
@@ -145,8 +178,9 @@ export class ThreeFixedLoop extends FixedLoop {
    * graph; with `index` too: that instance of an `InstancedMesh`. Previous pose = current, so the
    * next frame draws the current (or just written) pose with no streak.
    *
-   * You rarely need it: writing a pose outside the fixed step is already a teleport. Call it after
-   * moving an object far *inside* `fixedUpdate` (a respawn), where a write is ordinary motion.
+   * You rarely need it: writing a pose outside the fixed step is already a teleport (of the
+   * components written). Call it after moving an object far *inside* `fixedUpdate` (a respawn),
+   * where a write is ordinary motion.
    */
   override resetInterpolation(object3d?: Object3D, index?: number): void {
     if (object3d === undefined) {
@@ -157,10 +191,31 @@ export class ThreeFixedLoop extends FixedLoop {
   }
 
   /**
-   * The simulation pose of a tracked object (or of instance `index` of a tracked `InstancedMesh`
-   * slot), into `target` if given, else into new objects. Outside the fixed step the object
-   * itself shows its interpolated pose; this is the state the simulation holds. Throws a
-   * `RangeError` if it is not tracked.
+   * Moves tracked `object3d` to `position` (local, like writing `position`) and, if given,
+   * `rotation`, and resets its interpolation and its tracked descendants', so this very frame
+   * draws it there with no streak. Inside `fixedUpdate` it moves at once and its interpolation
+   * restarts after the step.
+   */
+  teleport(object3d: Object3D, position: Vector3Like, rotation?: QuaternionLike): void {
+    this.#tracker.teleport(object3d, position, rotation);
+  }
+
+  /** {@link ThreeFixedLoop.teleport} for instance `index` of `mesh`; it keeps its scale. */
+  teleportInstance(
+    mesh: InstancedMesh,
+    index: number,
+    position: Vector3Like,
+    rotation?: QuaternionLike,
+  ): void {
+    this.#tracker.teleportInstance(mesh, index, position, rotation);
+  }
+
+  /**
+   * The simulation pose of a tracked object (or of instance `index` of an `InstancedMesh`), into
+   * `target` if given: `{ position, rotation, scale }` as number tuples (the same shape every
+   * adapter returns; `vector.fromArray(pose.position)`). Outside the fixed step the object itself
+   * shows its interpolated pose; this is the state the simulation holds. Throws a `RangeError`
+   * if it is not tracked.
    */
   getSimulationPose(object3d: Object3D, target?: SimulationPose): SimulationPose;
   getSimulationPose(mesh: InstancedMesh, index: number, target?: SimulationPose): SimulationPose;
@@ -170,9 +225,16 @@ export class ThreeFixedLoop extends FixedLoop {
     target?: SimulationPose,
   ): SimulationPose {
     if (typeof indexOrTarget === 'number') {
+      if (!(indexOrTarget >= 0)) {
+        throw optionError(
+          'object3d',
+          object3d,
+          `a tracked object with tracked instance ${indexOrTarget}`,
+        );
+      }
       return this.#tracker.getSimulationPose(object3d, indexOrTarget, target);
     }
-    return this.#tracker.getSimulationPose(object3d, undefined, indexOrTarget);
+    return this.#tracker.getSimulationPose(object3d, -1, indexOrTarget);
   }
 
   /**

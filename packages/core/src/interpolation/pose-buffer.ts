@@ -385,6 +385,18 @@ export class PoseBuffer {
     this.#hasVelocity[slot] = 1;
   }
 
+  /**
+   * {@link PoseBuffer.setVelocity} from `from[at..at+5]` (linear `x y z`, angular `x y z`): the
+   * form for a per-step pass, which passes no fractional numbers as arguments. Hot path: `slot`
+   * is not checked.
+   */
+  setVelocityFrom(slot: number, from: Float64Array, at: number): void {
+    const v = this.#velocity;
+    const i = slot * VELOCITY_STRIDE;
+    for (let k = 0; k < VELOCITY_STRIDE; k++) v[i + k] = from[at + k];
+    this.#hasVelocity[slot] = 1;
+  }
+
   /** Forgets a supplied velocity: `'extrapolate'` goes back to estimating from the last two poses. */
   clearVelocity(slot: number): void {
     this.#check(slot);

@@ -1,0 +1,27 @@
+/**
+ * `@fixedtick/core/tracking`: the one tracker every engine adapter runs, and the platform
+ * interface an engine fills in for it (floating-ui's `Platform` idea). Games get it through
+ * `@fixedtick/three` or `@fixedtick/babylon`; write a {@link TrackingPlatform} to bring another
+ * engine (see docs/performance.md and the adapters' platforms for worked examples).
+ * @packageDocumentation
+ */
+export {
+  ALL_COMPONENTS,
+  type ComponentMask,
+  copyComponents,
+  differingComponents,
+  POSITION,
+  ROTATION,
+  SCALE,
+} from '../tracking/components.ts';
+export { composeMatrix, MATRIX_STRIDE } from '../tracking/instance-matrix.ts';
+export type { TrackingPlatform } from '../tracking/platform.ts';
+export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
+export {
+  type InstanceTrackOptions,
+  type QuaternionLike,
+  Tracker,
+  type TrackerOptions,
+  type TrackOptions,
+  type Vector3Like,
+} from '../tracking/tracker.ts';

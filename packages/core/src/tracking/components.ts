@@ -1,0 +1,82 @@
+/**
+ * A pose has three components — position, rotation, scale — and the tracker handles each on its
+ * own (bevy_transform_interpolation does the same): a write to one component outside the fixed
+ * step teleports that component only, while the others keep their simulation values and their
+ * interpolation. A {@link ComponentMask} names a set of components; these helpers compare and
+ * copy rows of the packed pose arrays (stride {@link POSE_STRIDE}) component by component.
+ */
+import { POSE_STRIDE } from '../interpolation/pose-buffer.ts';
+
+/** A set of pose components: a bitwise OR of {@link POSITION}, {@link ROTATION}, {@link SCALE}. */
+export type ComponentMask = number;
+
+/** The position component (`x y z` at offset 0 of a pose row). */
+export const POSITION = 1;
+/** The rotation component (quaternion `x y z w` at offset 3 of a pose row). */
+export const ROTATION = 2;
+/** The scale component (`x y z` at offset 7 of a pose row). */
+export const SCALE = 4;
+/** Every component of a pose. */
+export const ALL_COMPONENTS = POSITION | ROTATION | SCALE;
+
+/**
+ * The components in which row `i` of `a` and row `j` of `b` differ, compared exactly (`!==`:
+ * what was written is what is read back, so any other write shows). `i` and `j` are offsets of
+ * whole rows.
+ */
+export function differingComponents(
+  a: Float64Array,
+  i: number,
+  b: Float64Array,
+  j: number,
+): ComponentMask {
+  let mask = 0;
+  if (a[i] !== b[j] || a[i + 1] !== b[j + 1] || a[i + 2] !== b[j + 2]) mask = POSITION;
+  if (
+    a[i + 3] !== b[j + 3] ||
+    a[i + 4] !== b[j + 4] ||
+    a[i + 5] !== b[j + 5] ||
+    a[i + 6] !== b[j + 6]
+  ) {
+    mask |= ROTATION;
+  }
+  if (a[i + 7] !== b[j + 7] || a[i + 8] !== b[j + 8] || a[i + 9] !== b[j + 9]) mask |= SCALE;
+  return mask;
+}
+
+/** True if row `i` of `a` equals row `j` of `b`, number for number (`===`). */
+export function sameRow(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
+  for (let k = 0; k < POSE_STRIDE; k++) if (a[i + k] !== b[j + k]) return false;
+  return true;
+}
+
+/** Copies the whole row `j` of `from` into row `i` of `to` (small enough for V8 to inline). */
+export function copyRow(to: Float64Array, i: number, from: Float64Array, j: number): void {
+  for (let k = 0; k < POSE_STRIDE; k++) to[i + k] = from[j + k];
+}
+
+/** Copies the components `mask` of row `j` of `from` into row `i` of `to`. */
+export function copyComponents(
+  to: Float64Array,
+  i: number,
+  from: Float64Array,
+  j: number,
+  mask: ComponentMask,
+): void {
+  if (mask & POSITION) {
+    to[i] = from[j];
+    to[i + 1] = from[j + 1];
+    to[i + 2] = from[j + 2];
+  }
+  if (mask & ROTATION) {
+    to[i + 3] = from[j + 3];
+    to[i + 4] = from[j + 4];
+    to[i + 5] = from[j + 5];
+    to[i + 6] = from[j + 6];
+  }
+  if (mask & SCALE) {
+    to[i + 7] = from[j + 7];
+    to[i + 8] = from[j + 8];
+    to[i + 9] = from[j + 9];
+  }
+}

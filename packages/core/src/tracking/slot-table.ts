@@ -1,0 +1,81 @@
+/**
+ * The tracker's per-slot storage, parallel to its {@link PoseBuffer}: which node (or instanced
+ * mesh) a slot belongs to, its instance index, its state flags, the write ledger (what the node
+ * was last left holding) and, for nodes simulated in world space, the exact stored numbers of
+ * their simulation pose. Grows with the buffer; nothing here runs per frame except array reads.
+ */
+import { POSE_STRIDE, type PoseBuffer } from '../interpolation/pose-buffer.ts';
+import { MATRIX_STRIDE } from './instance-matrix.ts';
+
+/**
+ * Previous = current = output, and the node holds them: every pass skips the slot (a body at
+ * rest, a static prop) until a step moves it or a write to it is adopted.
+ */
+export const RESTING = 1;
+/** Previous = current after the last capture: the next interpolation pass makes it RESTING. */
+export const SETTLED = 2;
+/** Tracked without a mode: follows the tracker's `defaultInterpolation`, also when it changes. */
+export const FOLLOWS_DEFAULT = 4;
+/** Simulated in world space, stored in local space (the platform converts). */
+export const WORLD = 8;
+/** An instance whose simulation matrix is put back before the steps (code reads it there). */
+export const RESTORE = 32;
+/** In `'extrapolate'` mode. */
+export const EXTRAPOLATE = 64;
+
+function grow<T extends Float64Array | Float32Array | Int32Array | Uint8Array>(
+  array: T,
+  length: number,
+): T {
+  if (array.length >= length) return array;
+  const next = new (array.constructor as new (n: number) => T)(length);
+  next.set(array);
+  return next;
+}
+
+/** Per-slot storage of a tracker; see the module doc. */
+export class SlotTable<Node> {
+  /** By slot: the tracked node, or the instanced mesh of a tracked instance. */
+  readonly nodes: (Node | undefined)[] = [];
+  /** By slot: the instance index, or -1 for a node. */
+  index = new Int32Array(0);
+  /** By slot: the flags above. */
+  flags = new Uint8Array(0);
+  /**
+   * By slot × 10: the pose the node holds as far as the tracker knows — what it last wrote or
+   * read there, in the node's stored (local) numbers. Anything else there was written by others.
+   */
+  held = new Float64Array(0);
+  /** By slot × 10: a WORLD node's simulation pose in its stored numbers (restored exactly). */
+  simLocal = new Float64Array(0);
+  /** By slot × 16: the matrix an instance holds as far as the tracker knows. */
+  heldMatrix = new Float32Array(0);
+  /** By slot × 16: the matrix captured with an instance's simulation pose (restored exactly). */
+  simMatrix = new Float32Array(0);
+
+  /** Makes room for every slot `poses` can hand out. */
+  fit(poses: PoseBuffer): void {
+    const n = poses.capacity;
+    if (this.flags.length >= n) return;
+    this.index = grow(this.index, n);
+    this.flags = grow(this.flags, n);
+    this.held = grow(this.held, n * POSE_STRIDE);
+    this.simLocal = grow(this.simLocal, n * POSE_STRIDE);
+    this.heldMatrix = grow(this.heldMatrix, n * MATRIX_STRIDE);
+    this.simMatrix = grow(this.simMatrix, n * MATRIX_STRIDE);
+  }
+
+  /** Claims `slot` for `node` (instance `index`, -1 for the node itself). */
+  claim(slot: number, node: Node, index: number, flags: number): void {
+    this.nodes[slot] = node;
+    this.index[slot] = index;
+    this.flags[slot] = flags;
+  }
+
+  /** Frees `slot`. */
+  release(slot: number): void {
+    this.nodes[slot] = undefined;
+    this.index[slot] = -1;
+    this.flags[slot] = 0;
+  }
+}
