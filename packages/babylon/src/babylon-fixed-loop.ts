@@ -28,9 +28,16 @@ import {
   type InterpolationMode,
   optionError,
 } from '@fixedtick/core';
-import { POSE_STRIDE } from '@fixedtick/core/interpolation';
+import {
+  type QuaternionLike,
+  type SimulationPose,
+  Tracker,
+  type Vector3Like,
+} from '@fixedtick/core/tracking';
+import { BabylonPlatform } from './babylon-platform.ts';
 import type { NodeLike, SceneLike } from './babylon-shapes.ts';
-import { BodyTracker, PHYSICS_V1, type TrackerSettings } from './body-tracker.ts';
+import { BodyRegistry } from './body-registry.ts';
+import { HavokStepper, PHYSICS_V1 } from './havok-stepper.ts';
 import { renderLoopDriver } from './render-loop-driver.ts';
 
 /** Options of {@link BabylonFixedLoop}: its own, plus every `FixedLoop` option. */
@@ -67,48 +74,23 @@ export interface TrackOptions {
   interpolation?: InterpolationMode;
 }
 
-/** A position: a Babylon `Vector3` or any `{ x, y, z }`. */
-export interface Vector3Like {
-  /** X component. */
-  x: number;
-  /** Y component (up in Babylon's default left-handed frame). */
-  y: number;
-  /** Z component. */
-  z: number;
-}
-
-/** A rotation quaternion: a Babylon `Quaternion` or any `{ x, y, z, w }`. */
-export interface QuaternionLike {
-  /** X of the vector part. */
-  x: number;
-  /** Y of the vector part. */
-  y: number;
-  /** Z of the vector part. */
-  z: number;
-  /** Scalar part. */
-  w: number;
-}
-
-/** A simulation pose, copied out of the loop (world space for physics bodies). */
-export interface SimulationPose {
-  /** Position `[x, y, z]`. */
-  position: [number, number, number];
-  /** Rotation quaternion `[x, y, z, w]`. */
-  rotation: [number, number, number, number];
-  /** Scale `[x, y, z]`. */
-  scale: [number, number, number];
-}
-
 function checkBoolean(value: unknown, name: string): boolean {
   if (typeof value !== 'boolean') throw optionError(name, value, 'true or false');
   return value;
+}
+
+/** What the loop was built with (validated). */
+interface Settings {
+  autoTrack: boolean;
+  defaultInterpolation: InterpolationMode;
+  render: boolean;
 }
 
 /** Validates the scene and splits the adapter's options from the loop's (which reject unknowns). */
 function prepare(
   scene: Scene,
   options: BabylonFixedLoopOptions,
-): { loop: FixedLoopOptions; settings: TrackerSettings } {
+): { loop: FixedLoopOptions; settings: Settings } {
   const s = scene as unknown as SceneLike;
   if (s === null || typeof s !== 'object' || typeof s.getEngine !== 'function') {
     // a wrong kind of object: a TypeError, worded (and the value shown) like every option error
@@ -125,7 +107,7 @@ function prepare(
   }
   // not an object: the core's options check words the error
   if (options === null || typeof options !== 'object')
-    return { loop: options, settings: {} as TrackerSettings };
+    return { loop: options, settings: {} as Settings };
   const { autoTrack, defaultInterpolation, render, ...loop } = options;
   return {
     loop,
@@ -148,8 +130,10 @@ function prepare(
 export class BabylonFixedLoop extends FixedLoop {
   /** The scene this loop steps and renders. */
   readonly scene: Scene;
-  readonly #tracker: BodyTracker;
-  readonly #settings: TrackerSettings;
+  readonly #tracker: Tracker<NodeLike>;
+  readonly #platform: BabylonPlatform;
+  readonly #registry: BodyRegistry;
+  readonly #settings: Settings;
 
   /**
    * Takes over `scene`'s physics stepping (`scene.physicsEnabled` is set to `false` until
@@ -161,9 +145,21 @@ export class BabylonFixedLoop extends FixedLoop {
     super(loop);
     this.scene = scene;
     this.#settings = settings;
-    this.#tracker = new BodyTracker(scene as unknown as SceneLike, this, settings);
+    const shape = scene as unknown as SceneLike;
+    const stepper = new HavokStepper(shape);
+    this.#platform = new BabylonPlatform(stepper);
+    this.#tracker = new Tracker<NodeLike>(this, this.#platform, {
+      defaultInterpolation: settings.defaultInterpolation,
+      nodeName: 'node',
+    });
+    this.#platform.tracker = this.#tracker;
+    stepper.tracker = this.#tracker;
+    this.#registry = new BodyRegistry(this.#tracker, stepper, settings.autoTrack);
+    this.addAdapter(this.#registry);
     this.addAdapter(this.#tracker);
-    if (settings.autoTrack) this.#tracker.beginFrame();
+    this.addAdapter(stepper);
+    this.addAdapter({ render: () => this.#render() });
+    if (settings.autoTrack) this.#registry.beginFrame();
   }
 
   /**
@@ -172,11 +168,7 @@ export class BabylonFixedLoop extends FixedLoop {
    * has thin instances is tracked instance by instance, each keeping its own scale.
    */
   track(node: TransformNode, options: TrackOptions = {}): this {
-    const mode =
-      options.interpolation === undefined
-        ? undefined
-        : checkInterpolationMode(options.interpolation, 'interpolation');
-    this.#tracker.track(node as unknown as NodeLike, mode);
+    this.#registry.track(this.#node(node), this.#mode(options));
     return this;
   }
 
@@ -186,10 +178,11 @@ export class BabylonFixedLoop extends FixedLoop {
    * tracked with an explicit mode keep theirs.
    */
   get defaultInterpolation(): InterpolationMode {
-    return this.#settings.defaultInterpolation;
+    return this.#tracker.defaultInterpolation;
   }
   set defaultInterpolation(mode: InterpolationMode) {
-    this.#tracker.setDefaultMode(checkInterpolationMode(mode, 'defaultInterpolation'));
+    this.#tracker.defaultInterpolation = mode;
+    this.#settings.defaultInterpolation = mode;
   }
 
   /**
@@ -197,36 +190,40 @@ export class BabylonFixedLoop extends FixedLoop {
    * untracked. Returns false if it was not tracked.
    */
   untrack(node: TransformNode): boolean {
-    return this.#tracker.untrack(node as unknown as NodeLike);
+    return this.#registry.untrack(node as unknown as NodeLike);
   }
 
   /** True if `node` is tracked (explicitly or automatically). */
   isTracked(node: TransformNode): boolean {
-    return this.#tracker.isTracked(node as unknown as NodeLike);
+    return this.#registry.isTracked(node as unknown as NodeLike);
   }
 
   /** The interpolation mode of a tracked node, or `undefined`. */
   interpolationOf(node: TransformNode): InterpolationMode | undefined {
-    return this.#tracker.modeOf(node as unknown as NodeLike);
+    const n = node as unknown as NodeLike;
+    return this.#tracker.modeOf(n) ?? this.#tracker.modeOf(n, this.#firstInstance(n));
   }
 
   /** How many poses are tracked (a thin-instanced mesh counts once per instance). */
   get trackedCount(): number {
-    return this.#tracker.count;
+    return this.#tracker.size;
+  }
+
+  /** The core tracker behind this loop (for tools and tests: slots, resting count, poses). */
+  get tracker(): Tracker<NodeLike> {
+    return this.#tracker;
   }
 
   /**
-   * The latest simulation pose of `node` (thin instance `index` of a mesh), whatever is shown:
-   * world space for a physics body, local otherwise. `undefined` if it is not tracked.
+   * The latest simulation pose of `node` (thin instance `index` of a mesh; without `index`, its
+   * first instance), whatever is shown: world space for a physics body, local otherwise, as
+   * number tuples (the same shape every adapter returns). Throws a `RangeError` if it is not
+   * tracked.
    */
-  getSimulationPose(node: TransformNode, index = -1): SimulationPose | undefined {
-    const row = new Float64Array(POSE_STRIDE);
-    if (!this.#tracker.simulationPose(node as unknown as NodeLike, index, row)) return undefined;
-    return {
-      position: [row[0], row[1], row[2]],
-      rotation: [row[3], row[4], row[5], row[6]],
-      scale: [row[7], row[8], row[9]],
-    };
+  getSimulationPose(node: TransformNode, index = -1): SimulationPose {
+    const n = node as unknown as NodeLike;
+    const i = index === -1 && !this.#tracker.isTracked(n) ? this.#firstInstance(n) : index;
+    return this.#tracker.getSimulationPose(n, i);
   }
 
   /**
@@ -239,7 +236,7 @@ export class BabylonFixedLoop extends FixedLoop {
       super.resetInterpolation();
       return;
     }
-    this.#tracker.resetNode(node as unknown as NodeLike, index);
+    this.#tracker.reset(node as unknown as NodeLike, index === -1 ? undefined : index);
   }
 
   /**
@@ -249,7 +246,32 @@ export class BabylonFixedLoop extends FixedLoop {
    * the fixed step, for tracked and untracked nodes.
    */
   teleport(node: TransformNode, position: Vector3Like, rotation?: QuaternionLike): void {
-    this.#tracker.teleport(node as unknown as NodeLike, position, rotation);
+    const n = node as unknown as NodeLike;
+    if (this.#tracker.instancesOf(n).length > 0) {
+      throw new Error(
+        `fixedtick: "${n.name}" is a thin-instanced physics mesh; use teleportInstance(mesh, index, position, rotation?)`,
+      );
+    }
+    if (this.#tracker.isTracked(n)) {
+      this.#tracker.teleport(n, position, rotation);
+      return;
+    }
+    // an untracked node: move it, and its body if it has one
+    const pose = new Float64Array(10);
+    this.#platform.read(n, -1, pose, 0);
+    pose[0] = position.x;
+    pose[1] = position.y;
+    pose[2] = position.z;
+    this.#platform.writePosition(n, -1, pose, 0);
+    if (rotation) {
+      pose[3] = rotation.x;
+      pose[4] = rotation.y;
+      pose[5] = rotation.z;
+      pose[6] = rotation.w;
+      this.#platform.writeRotation(n, -1, pose, 0);
+    }
+    const body = n.physicsBody;
+    if (body) this.#platform.pushBody(body, n);
   }
 
   /**
@@ -263,7 +285,11 @@ export class BabylonFixedLoop extends FixedLoop {
     position: Vector3Like,
     rotation?: QuaternionLike,
   ): void {
-    this.#tracker.teleportInstance(mesh as unknown as NodeLike, index, position, rotation);
+    const m = mesh as unknown as NodeLike;
+    if (this.#tracker.slotOf(m, index) === undefined || !(index >= 0)) {
+      throw optionError('index', index, `a tracked thin instance of "${m.name}"`);
+    }
+    this.#tracker.teleportInstance(m, index, position, rotation);
   }
 
   /**
@@ -272,5 +298,34 @@ export class BabylonFixedLoop extends FixedLoop {
    */
   override start(driver?: Driver): void {
     super.start(driver ?? renderLoopDriver(this.scene.getEngine()));
+  }
+
+  /** Bodies under moved parents are expressed in their parents' frames again, then the scene drawn. */
+  #render(): void {
+    this.#tracker.rewriteWorldNodes();
+    const scene = this.scene as unknown as SceneLike;
+    if (!this.#settings.render || scene.isDisposed) return;
+    if (scene.activeCamera || scene.activeCameras?.length) scene.render();
+  }
+
+  #node(node: TransformNode): NodeLike {
+    const n = node as unknown as NodeLike;
+    if (n === null || typeof n !== 'object' || typeof n.isDisposed !== 'function' || !n.position) {
+      throw new TypeError(optionError('node', node, 'a Babylon.js TransformNode or Mesh').message);
+    }
+    return n;
+  }
+
+  #mode(options: TrackOptions): InterpolationMode | undefined {
+    if (options === null || typeof options !== 'object') {
+      throw optionError('options', options, 'an object');
+    }
+    return options.interpolation === undefined
+      ? undefined
+      : checkInterpolationMode(options.interpolation, 'interpolation');
+  }
+
+  #firstInstance(node: NodeLike): number {
+    return this.#tracker.instancesOf(node)[0] ?? -1;
   }
 }

@@ -8,12 +8,10 @@ export * from '@fixedtick/core';
 export * from '@fixedtick/core/input';
 export * from '@fixedtick/core/interpolation';
 export * from '@fixedtick/core/node';
+export * from '@fixedtick/core/tracking';
 export {
   BabylonFixedLoop,
   type BabylonFixedLoopOptions,
-  type QuaternionLike,
-  type SimulationPose,
   type TrackOptions,
-  type Vector3Like,
 } from './babylon-fixed-loop.ts';
 export { type RenderLoopDriverOptions, renderLoopDriver } from './render-loop-driver.ts';

@@ -18,6 +18,11 @@ export const SETTLED = 2;
 export const FOLLOWS_DEFAULT = 4;
 /** Simulated in world space, stored in local space (the platform converts). */
 export const WORLD = 8;
+/**
+ * Reset its interpolation when the step under way ends (Godot's `reset_physics_interpolation`
+ * "temporarily disables interpolation until the physics tick is complete").
+ */
+export const RESET_AFTER_STEP = 16;
 /** An instance whose simulation matrix is put back before the steps (code reads it there). */
 export const RESTORE = 32;
 /** In `'extrapolate'` mode. */

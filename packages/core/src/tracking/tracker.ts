@@ -56,6 +56,7 @@ import { identityPose, poseFromRow, type SimulationPose } from './simulation-pos
 import {
   EXTRAPOLATE,
   FOLLOWS_DEFAULT,
+  RESET_AFTER_STEP,
   RESTING,
   RESTORE,
   SETTLED,
@@ -407,9 +408,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
     const size = this.#poses.size;
     const { nodes, flags } = this.#slots;
     if (this.#holding) {
-      for (let slot = 0; slot < size; slot++) if (nodes[slot]) this.#captureNow(slot);
-      this.#poses.resetAll();
-      for (let slot = 0; slot < size; slot++) flags[slot] &= ~(RESTING | SETTLED);
+      for (let slot = 0; slot < size; slot++) if (nodes[slot]) flags[slot] |= RESET_AFTER_STEP;
       return;
     }
     for (let slot = 0; slot < size; slot++) if (nodes[slot]) this.#adoptPending(slot);
@@ -768,6 +767,10 @@ export class Tracker<Node extends object> implements LoopAdapter {
       flags[slot] = f | SETTLED;
     }
     if (f & EXTRAPOLATE) this.#velocity(slot);
+    if (f & RESET_AFTER_STEP) {
+      poses.reset(slot);
+      flags[slot] &= ~RESET_AFTER_STEP;
+    }
   }
 
   /** The engine's velocity for `'extrapolate'`; a moving body is not at rest. */
@@ -915,19 +918,15 @@ export class Tracker<Node extends object> implements LoopAdapter {
   }
 
   /**
-   * Adopts pending writes, resets and shows the first `n` listed slots. Inside the step a slot's
-   * simulation pose is taken as it is now (what the step has done so far) and its interpolation
-   * restarts from there: the rest of the step is drawn interpolated, with no streak from before.
+   * Adopts pending writes, resets and shows the first `n` listed slots. Inside the step the reset
+   * happens when the step ends (Godot: interpolation is disabled "until the physics tick is
+   * complete"), so the frame shows the pose the step ends with, not a blend from before.
    */
   #resetList(n: number): void {
     const list = this.#list;
     const flags = this.#slots.flags;
     if (this.#holding) {
-      for (let k = 0; k < n; k++) {
-        this.#captureNow(list[k]);
-        this.#poses.reset(list[k]);
-        flags[list[k]] &= ~(RESTING | SETTLED);
-      }
+      for (let k = 0; k < n; k++) flags[list[k]] |= RESET_AFTER_STEP;
       return;
     }
     for (let k = 0; k < n; k++) this.#adoptPending(list[k]);
@@ -938,36 +937,6 @@ export class Tracker<Node extends object> implements LoopAdapter {
     }
     for (let k = 0; k < n; k++) this.#showOutput(list[k]);
     this.#upload();
-  }
-
-  /**
-   * Inside the step: the slot's pose as the step has left it so far becomes its current one
-   * (no shift to previous). A body whose engine holds its pose keeps its last capture.
-   */
-  #captureNow(slot: number): void {
-    const { nodes, index, flags, heldMatrix } = this.#slots;
-    const node = nodes[slot] as Node;
-    const r = slot * S;
-    if (index[slot] >= 0) {
-      const matrices = this.#matrices(node);
-      const o = index[slot] * M;
-      if (sameMatrix(matrices, o, heldMatrix, slot * M)) return;
-      this.#decompose(matrices, o, this.#poses.current, r);
-      copyMatrix(heldMatrix, slot * M, matrices, o);
-      copyMatrix(this.#slots.simMatrix, slot * M, matrices, o);
-      return;
-    }
-    if (this.#platform.capture !== undefined) return;
-    const s = this.#scratch;
-    this.#platform.read(node, slot, s, 0);
-    copyComponents(this.#slots.held, r, s, 0, ALL_COMPONENTS);
-    if (flags[slot] & WORLD) {
-      copyComponents(this.#slots.simLocal, r, s, 0, ALL_COMPONENTS);
-      this.#toSimulation(node, s, 0, this.#poses.current, r);
-    } else {
-      copyComponents(this.#poses.current, r, s, 0, ALL_COMPONENTS);
-    }
-    this.#platform.captured?.(node, slot);
   }
 
   /** A write to the components `mask` of `slot` teleports them on its tracked descendants too. */

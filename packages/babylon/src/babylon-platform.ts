@@ -1,0 +1,238 @@
+/**
+ * Babylon.js as a core tracking platform: how the core `Tracker` reads and writes a node's local
+ * pose (`position`, `rotationQuaternion`, `scaling`), a thin-instanced mesh's matrix buffer, and
+ * how a write it adopts reaches Havok. All the tracking logic is the core's.
+ *
+ * Spaces: a node driven by a physics body under a parent is simulated by Havok in world space.
+ * The tracker interpolates it there and this platform converts, the way Havok's own sync does it
+ * (`toLocal`: the world pose with unit scale, times the inverse of the parent's world matrix,
+ * decomposed; the node keeps its own scale, which Havok does not simulate). Matrix work is
+ * Babylon's own `Matrix`.
+ */
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
+import {
+  type ComponentMask,
+  POSITION,
+  ROTATION,
+  SCALE,
+  type Tracker,
+  type TrackingPlatform,
+} from '@fixedtick/core/tracking';
+import type { BodyLike, NodeLike, QuatLike } from './babylon-shapes.ts';
+import type { HavokStepper } from './havok-stepper.ts';
+import { pushThinInstances } from './thin-instances.ts';
+
+/** The node's rotation quaternion, made from its Euler angles if it has none (Havok needs one). */
+function quaternionOf(node: NodeLike): QuatLike {
+  let q = node.rotationQuaternion;
+  if (q === null) {
+    q = node.rotation.toQuaternion();
+    node.rotationQuaternion = q;
+  }
+  return q;
+}
+
+/** The Babylon.js {@link TrackingPlatform}; one per loop. */
+export class BabylonPlatform implements TrackingPlatform<NodeLike> {
+  /** Set by the loop once the tracker exists (thin-instance pushes read its simulation rows). */
+  tracker: Tracker<NodeLike> | undefined;
+  readonly #stepper: HavokStepper;
+  readonly #m = [new Matrix(), new Matrix(), new Matrix()];
+  readonly #v = new Vector3();
+  readonly #s = new Vector3();
+  readonly #q = new Quaternion();
+  /** The pose a node held before `adopted` moved it to its simulation pose for Havok. */
+  readonly #saved = new Float64Array(10);
+  /** A world-space simulation pose in the node's local terms, for `adopted`. */
+  readonly #localPose = new Float64Array(10);
+
+  /** @param stepper the Havok stepper (teleports go through its physics engine). */
+  constructor(stepper: HavokStepper) {
+    this.#stepper = stepper;
+  }
+
+  read(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
+    const p = node.position;
+    const q = quaternionOf(node);
+    const s = node.scaling;
+    rows[at] = p.x;
+    rows[at + 1] = p.y;
+    rows[at + 2] = p.z;
+    rows[at + 3] = q.x;
+    rows[at + 4] = q.y;
+    rows[at + 5] = q.z;
+    rows[at + 6] = q.w;
+    rows[at + 7] = s.x;
+    rows[at + 8] = s.y;
+    rows[at + 9] = s.z;
+  }
+
+  compare(node: NodeLike, _slot: number, rows: Float64Array, at: number): ComponentMask {
+    const p = node.position;
+    const q = quaternionOf(node);
+    const s = node.scaling;
+    let mask = 0;
+    if (p.x !== rows[at] || p.y !== rows[at + 1] || p.z !== rows[at + 2]) mask = POSITION;
+    if (
+      q.x !== rows[at + 3] ||
+      q.y !== rows[at + 4] ||
+      q.z !== rows[at + 5] ||
+      q.w !== rows[at + 6]
+    ) {
+      mask |= ROTATION;
+    }
+    if (s.x !== rows[at + 7] || s.y !== rows[at + 8] || s.z !== rows[at + 9]) mask |= SCALE;
+    return mask;
+  }
+
+  writePosition(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
+    node.position.set(rows[at], rows[at + 1], rows[at + 2]);
+  }
+
+  writeRotation(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
+    quaternionOf(node).set(rows[at + 3], rows[at + 4], rows[at + 5], rows[at + 6]);
+  }
+
+  writeScale(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
+    node.scaling.set(rows[at + 7], rows[at + 8], rows[at + 9]);
+  }
+
+  parentOf(node: NodeLike): NodeLike | null {
+    return (node.parent as NodeLike | null) ?? null;
+  }
+
+  isAlive(node: NodeLike): boolean {
+    return !node.isDisposed();
+  }
+
+  /** A physics body under a parent: Havok simulates it in world space. */
+  simulatedInWorld(node: NodeLike): boolean {
+    const body = node.physicsBody;
+    return !!body && body.numInstances < 1 && !!node.parent;
+  }
+
+  toSimulation(
+    node: NodeLike,
+    from: Float64Array,
+    at: number,
+    to: Float64Array,
+    toAt: number,
+  ): void {
+    const [local, world] = this.#m;
+    this.#compose(from, at, local);
+    local.multiplyToRef((node.parent as NodeLike).computeWorldMatrix(true), world);
+    this.#decomposed(world, to, toAt, from, at);
+  }
+
+  toLocal(node: NodeLike, from: Float64Array, at: number, to: Float64Array, toAt: number): void {
+    const [world, inverse, local] = this.#m;
+    this.#compose(from, at, world);
+    (node.parent as NodeLike).computeWorldMatrix(true).invertToRef(inverse);
+    world.multiplyToRef(inverse, local);
+    this.#decomposed(local, to, toAt, from, at);
+  }
+
+  /** Havok's velocity of the node's body (instance `index` of a thin-instanced one). */
+  velocity(node: NodeLike, index: number, out: Float64Array, at: number): boolean {
+    const body = node.physicsBody;
+    if (!body) return false;
+    const v = this.#v;
+    const w = this.#s;
+    const instance = index >= 0 ? index : undefined;
+    body.getLinearVelocityToRef(v, instance);
+    body.getAngularVelocityToRef(w, instance);
+    out[at] = v.x;
+    out[at + 1] = v.y;
+    out[at + 2] = v.z;
+    out[at + 3] = w.x;
+    out[at + 4] = w.y;
+    out[at + 5] = w.z;
+    return true;
+  }
+
+  /** A write adopted as a simulation pose moves the node's Havok body there too. */
+  adopted(
+    node: NodeLike,
+    _slot: number,
+    rows: Float64Array,
+    at: number,
+    _mask: ComponentMask,
+    index: number,
+  ): void {
+    const body = node.physicsBody;
+    if (!body || body.isDisposed === true) return;
+    if (index >= 0) {
+      if (this.tracker !== undefined) pushThinInstances(this.#stepper, this.tracker, node, body);
+      return;
+    }
+    // Havok reads the body's pose from the node: put the simulation pose there for the push
+    const saved = this.#saved;
+    this.read(node, -1, saved, 0);
+    let local = rows;
+    let from = at;
+    if (this.simulatedInWorld(node)) {
+      local = this.#localPose;
+      from = 0;
+      this.toLocal(node, rows, at, local, 0);
+    }
+    this.writePosition(node, -1, local, from);
+    this.writeRotation(node, -1, local, from);
+    this.#stepper.pushBody(body, node);
+    this.writePosition(node, -1, saved, 0);
+    this.writeRotation(node, -1, saved, 0);
+  }
+
+  instanceMatrices(mesh: NodeLike): Float32Array | null {
+    return mesh._thinInstanceDataStorage?.matrixData ?? null;
+  }
+
+  /** Babylon's own `Matrix.decompose`. */
+  decompose(matrices: Float32Array, offset: number, rows: Float64Array, at: number): void {
+    const m = this.#m[0];
+    Matrix.FromArrayToRef(matrices, offset, m);
+    m.decompose(this.#s, this.#q, this.#v);
+    this.#toRow(rows, at, this.#v, this.#q);
+    rows[at + 7] = this.#s.x;
+    rows[at + 8] = this.#s.y;
+    rows[at + 9] = this.#s.z;
+  }
+
+  instancesUpdated(mesh: NodeLike): void {
+    mesh.thinInstanceBufferUpdated?.('matrix');
+  }
+
+  /** Teleports a node's Havok body to the node's pose (also of an untracked node). */
+  pushBody(body: BodyLike, node: NodeLike): void {
+    quaternionOf(node);
+    this.#stepper.pushBody(body, node);
+  }
+
+  /** Position and rotation of `from[at..]` with unit scale, composed into `m`. */
+  #compose(from: Float64Array, at: number, m: Matrix): void {
+    Matrix.ComposeToRef(
+      this.#s.set(1, 1, 1),
+      this.#q.set(from[at + 3], from[at + 4], from[at + 5], from[at + 6]),
+      this.#v.set(from[at], from[at + 1], from[at + 2]),
+      m,
+    );
+  }
+
+  /** `m` decomposed to `to[toAt..]`: its position and normalised rotation; the scale of `from`. */
+  #decomposed(m: Matrix, to: Float64Array, toAt: number, from: Float64Array, at: number): void {
+    m.decompose(this.#s, this.#q, this.#v);
+    this.#toRow(to, toAt, this.#v, this.#q.normalize());
+    to[toAt + 7] = from[at + 7];
+    to[toAt + 8] = from[at + 8];
+    to[toAt + 9] = from[at + 9];
+  }
+
+  #toRow(rows: Float64Array, at: number, p: Vector3, q: Quaternion): void {
+    rows[at] = p.x;
+    rows[at + 1] = p.y;
+    rows[at + 2] = p.z;
+    rows[at + 3] = q.x;
+    rows[at + 4] = q.y;
+    rows[at + 5] = q.z;
+    rows[at + 6] = q.w;
+  }
+}
