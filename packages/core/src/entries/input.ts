@@ -17,11 +17,17 @@ export {
   InputLatch,
   type InputListener,
 } from '../input/input-latch.ts';
+export {
+  INPUT_MAX_KEY_LENGTH,
+  INPUT_MAX_KEYS,
+  RECORDING_MAX_EVENTS,
+} from '../input/input-limits.ts';
 export { InputRecording, type ReplayOptions } from '../input/input-recording.ts';
 export {
   InputRecordingError,
   type InputRecordingJSON,
   RECORDING_FORMAT,
   RECORDING_VERSION,
+  type RecordedCoordinate,
   type RecordedEventJSON,
 } from '../input/recording-format.ts';

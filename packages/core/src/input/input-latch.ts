@@ -16,8 +16,10 @@
  *   `held` is true for at least one tick of every press.
  * - Every event is stamped with the tick it is delivered in (see {@link InputLatch.onInput});
  *   replaying those stamps (`InputRecording`) reproduces the simulation exactly.
+ * - Memory and per-frame work are bounded: at most {@link INPUT_MAX_KEYS} keys at once; a
+ *   released key is forgotten when room is needed.
  * - Nothing is allocated per event or per frame in the steady state: events live in typed
- *   arrays, keys are interned once.
+ *   arrays, and a key keeps its slot until room is needed.
  *
  * @example
  * ```ts
@@ -29,6 +31,7 @@
  */
 import type { FixedLoop } from '../fixed-loop.ts';
 import type { Unsubscribe } from '../hook.ts';
+import { describeValue, optionValueError } from './describe-value.ts';
 import {
   type BindKeyboardOptions,
   type BindPointerOptions,
@@ -37,6 +40,7 @@ import {
   type KeyboardTarget,
   type PointerTarget,
 } from './dom-bindings.ts';
+import { checkKey, INPUT_MAX_KEYS } from './input-limits.ts';
 
 /** What an input event did: a key went down or up, or the pointer moved. */
 export type InputEventKind = 'press' | 'release' | 'move';
@@ -93,6 +97,36 @@ const NEVER = Number.NEGATIVE_INFINITY;
 const INITIAL_KEYS = 32;
 const INITIAL_QUEUE = 64;
 
+/** True for a loop the latch can subscribe to (a FixedLoop or an adapter's loop). */
+function isLoop(value: unknown): value is FixedLoop {
+  try {
+    const loop = value as FixedLoop;
+    return (
+      typeof loop === 'object' &&
+      loop !== null &&
+      typeof loop.onFixedUpdate === 'function' &&
+      typeof loop.onFrameStart === 'function'
+    );
+  } catch {
+    return false; // a Proxy whose traps throw
+  }
+}
+
+/** `a` and `b` are the same number, −0 and 0 told apart (so a −0 reaches the simulation). */
+function same(a: number, b: number): boolean {
+  return a === b && (a !== 0 || 1 / a === 1 / b);
+}
+
+let isLatch: (value: unknown) => boolean;
+
+/**
+ * True for an {@link InputLatch} of this library: a brand check that no Proxy or look-alike
+ * passes, and that never throws. @internal
+ */
+export function isInputLatch(value: unknown): value is InputLatch {
+  return isLatch(value);
+}
+
 /**
  * Latches key and pointer input for a {@link FixedLoop}: `press`/`release` from any source
  * (DOM, gamepad polling, network, tests), answered per tick inside `fixedUpdate` (`pressed`,
@@ -100,15 +134,23 @@ const INITIAL_QUEUE = 64;
  *
  * Keys are strings: `KeyboardEvent.code` values (`'Space'`, `'KeyW'`) from {@link InputLatch.bindKeyboard},
  * `'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`, `'MouseForward'` from
- * {@link InputLatch.bindPointer}, or any name you choose.
+ * {@link InputLatch.bindPointer}, or any name you choose (a non-empty string of at most
+ * {@link INPUT_MAX_KEY_LENGTH} characters).
  *
  * See the module doc for the guarantees and `docs/input-and-determinism.md` for the why.
  */
 export class InputLatch {
   readonly #loop: FixedLoop;
+
+  // Key slots. A slot holds one key name ('' when free); slots below #top have been used, so
+  // per-frame passes stop there. Released keys give their slot back when room is needed.
   readonly #keys = new Map<string, number>();
   readonly #names: string[] = [];
+  #top = 0;
+  #used = 0;
   #capacity = INITIAL_KEYS;
+  #free = new Int32Array(INITIAL_KEYS);
+  #freeCount = 0;
 
   // Live view: what the sources said, as it arrives.
   #liveDown = new Uint8Array(INITIAL_KEYS);
@@ -124,7 +166,10 @@ export class InputLatch {
   #held = new Uint8Array(INITIAL_KEYS);
   #pressTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
   #releaseTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
-  #changeTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
+  /** The last tick in which the key changed state. */
+  #busyTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
+  /** Events of the key waiting in the queue. */
+  #queued = new Int32Array(INITIAL_KEYS);
   #simX = 0;
   #simY = 0;
   #deliveredTick = NEVER;
@@ -144,8 +189,14 @@ export class InputLatch {
   readonly #unsubscribe: Unsubscribe[];
   #disposed = false;
 
-  /** @param loop the loop whose ticks receive the input. */
+  /**
+   * @param loop the loop whose ticks receive the input (a `FixedLoop` or an adapter's loop).
+   * @throws TypeError when `loop` is not a loop.
+   */
   constructor(loop: FixedLoop) {
+    if (!isLoop(loop)) {
+      throw optionValueError('loop', loop, 'a FixedLoop (or an adapter loop)', TypeError);
+    }
     this.#loop = loop;
     this.#unsubscribe = [
       // First in every tick and frame, so every other listener sees the latched state.
@@ -164,11 +215,15 @@ export class InputLatch {
   /**
    * `key` went down. Ignored if it is already down (keyboard auto-repeat, two sources for one
    * key) or while a replay drives the latch.
+   * @throws TypeError for a bad key name; RangeError when {@link INPUT_MAX_KEYS} keys are tracked
+   * already.
    */
   press(key: string): void {
+    let k = this.#keys.get(key);
+    if (k === undefined) checkKey(key);
     if (this.#source !== undefined || this.#disposed) return;
-    const k = this.#intern(key);
-    if (this.#liveDown[k] === 1) return;
+    if (k === undefined) k = this.#intern(key);
+    else if (this.#liveDown[k] === 1) return;
     this.#liveDown[k] = 1;
     this.#livePressed[k] = 1;
     this.#enqueue(PRESS, k);
@@ -176,25 +231,24 @@ export class InputLatch {
 
   /** `key` went up. Ignored if it is not down, or while a replay drives the latch. */
   release(key: string): void {
-    if (this.#source !== undefined || this.#disposed) return;
-    const k = this.#intern(key);
-    if (this.#liveDown[k] === 0) return;
-    this.#liveDown[k] = 0;
-    this.#liveReleased[k] = 1;
-    this.#enqueue(RELEASE, k);
+    const k = this.#keys.get(key);
+    if (k === undefined) checkKey(key);
+    if (this.#source !== undefined || this.#disposed || k === undefined) return;
+    if (this.#liveDown[k] === 1) this.#release(k);
   }
 
   /** Releases every key that is down (focus loss: the key-up events will never come). */
   releaseAll(): void {
-    const names = this.#names;
-    for (let k = 0; k < names.length; k++) {
-      if (this.#liveDown[k] === 1) this.release(names[k]);
+    if (this.#source !== undefined || this.#disposed) return;
+    for (let k = 0; k < this.#top; k++) {
+      if (this.#liveDown[k] === 1) this.#release(k);
     }
   }
 
   /**
    * The pointer is at (`x`, `y`). Only the latest position matters: each tick sees the position
-   * as it stood when the tick began ({@link pointerX}).
+   * as it stood when the tick began ({@link pointerX}). Values that are not finite numbers are
+   * ignored.
    */
   move(x: number, y: number): void {
     if (this.#source !== undefined || this.#disposed) return;
@@ -204,9 +258,10 @@ export class InputLatch {
   }
 
   /**
-   * Feeds `KeyboardEvent.code` keys from `target` (usually `window`): keydown/keyup, auto-repeat
-   * ignored, and every held key released when `target` loses focus (`blur`). Returns the
-   * function that removes every listener it added. Touches the DOM only when called.
+   * Feeds `KeyboardEvent.code` keys from `target` (usually `window`): keydown/keyup,
+   * auto-repeat ignored, and every held key released when `target` loses focus
+   * (`blur`). Returns the function that removes every listener it added. Touches the DOM only
+   * when called.
    */
   bindKeyboard(target: KeyboardTarget, options?: BindKeyboardOptions): Unsubscribe {
     return this.#track(bindKeyboard(this, target, options));
@@ -214,8 +269,7 @@ export class InputLatch {
 
   /**
    * Feeds pointer buttons (`'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`,
-   * `'MouseForward'`) and the pointer position from `target` (usually the canvas). Returns the
-   * function that removes every listener it added.
+   * `'MouseForward'`) and the pointer position from `target` (usually the canvas). Returns the function that removes every listener it added.
    */
   bindPointer(target: PointerTarget, options?: BindPointerOptions): Unsubscribe {
     return this.#track(bindPointer(this, target, options));
@@ -224,28 +278,29 @@ export class InputLatch {
   // ---- tick queries (fixedUpdate) ----------------------------------------------------------
 
   /**
-   * True in exactly one tick per press of `key`: the first tick that runs after it. Call it from
-   * `fixedUpdate` (or `postSimulation`); outside a step it answers for the last tick that ran —
-   * in `update` code use {@link pressedThisFrame}.
+   * True in exactly one tick per press of `key`: the first tick that runs after it. Call it
+   * from `fixedUpdate` (or `postSimulation`); outside a step it answers for the last tick that ran — in `update` code
+   * use {@link pressedThisFrame}. A key never pressed is not pressed; a value that cannot be a
+   * key (`42`, `''`) throws the `TypeError` that `press` would.
    */
   pressed(key: string): boolean {
     const tick = this.#currentTick();
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#pressTick[k] === tick;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#pressTick[k] === tick;
   }
 
   /** True in exactly one tick per release of `key`: the first tick after it that the key was down. */
   released(key: string): boolean {
     const tick = this.#currentTick();
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#releaseTick[k] === tick;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#releaseTick[k] === tick;
   }
 
   /** True while `key` is down as far as the simulation knows (from its `pressed` tick on). */
   held(key: string): boolean {
     this.#currentTick();
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#held[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#held[k] === 1;
   }
 
   /** Pointer x as the simulation sees it (latched at the start of each tick). */
@@ -268,20 +323,20 @@ export class InputLatch {
    * {@link pressed} there.
    */
   pressedThisFrame(key: string): boolean {
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#framePressed[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#framePressed[k] === 1;
   }
 
   /** True during the one frame that follows a release of `key`. */
   releasedThisFrame(key: string): boolean {
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#frameReleased[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#frameReleased[k] === 1;
   }
 
   /** True if `key` was down when this frame began. */
   heldThisFrame(key: string): boolean {
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#frameDown[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#frameDown[k] === 1;
   }
 
   // ---- observation and lifecycle -----------------------------------------------------------
@@ -290,8 +345,12 @@ export class InputLatch {
    * Calls `listener(tick, kind, key, x, y)` for each event as it is delivered to the
    * simulation, stamped with its tick (recording, sending inputs to a server). A listener that
    * throws does not stop delivery; the first error is rethrown after the tick's events are in.
+   * @throws TypeError when `listener` is not a function.
    */
   onInput(listener: InputListener): Unsubscribe {
+    if (typeof listener !== 'function') {
+      throw new TypeError(`fixedtick: onInput expects a function, got ${typeof listener}`);
+    }
     this.#listeners = [...this.#listeners, listener];
     return () => {
       this.#listeners = this.#listeners.filter((l) => l !== listener);
@@ -301,6 +360,15 @@ export class InputLatch {
   /** Events waiting for a tick. */
   get pending(): number {
     return this.#queueLength;
+  }
+
+  /**
+   * Keys the latch keeps a slot for: down, waiting for a tick, or changed lately. A released
+   * key keeps its slot until room is needed for another, so this stays small whatever keys come
+   * and go, and never exceeds {@link INPUT_MAX_KEYS}.
+   */
+  get keyCount(): number {
+    return this.#used;
   }
 
   /** True while an `InputRecording` replay drives the latch (live input is ignored). */
@@ -325,13 +393,17 @@ export class InputLatch {
       snapshot: () => {
         this.#currentTick();
         const held: string[] = [];
-        for (let k = 0; k < this.#names.length; k++) {
+        for (let k = 0; k < this.#top; k++) {
           if (this.#held[k] === 1) held.push(this.#names[k]);
         }
         return { held, pointerX: this.#simX, pointerY: this.#simY };
       },
       drive: (source, start, onEnd) => this.#drive(source, start, onEnd),
     };
+  }
+
+  static {
+    isLatch = (value) => typeof value === 'object' && value !== null && #loop in value;
   }
 
   // ---- internals ---------------------------------------------------------------------------
@@ -341,7 +413,7 @@ export class InputLatch {
   };
 
   readonly #onFrame = (): void => {
-    const n = this.#names.length;
+    const n = this.#top;
     for (let k = 0; k < n; k++) {
       this.#frameDown[k] = this.#liveDown[k];
       this.#framePressed[k] = this.#livePressed[k];
@@ -360,6 +432,14 @@ export class InputLatch {
       return loop.tick;
     }
     return loop.tick - 1;
+  }
+
+  /** The slot of `key`, or -1 for a key the latch does not hold (throwing for a non-key). */
+  #slotOf(key: string): number {
+    const k = this.#keys.get(key);
+    if (k !== undefined) return k;
+    checkKey(key);
+    return -1;
   }
 
   #nextTick(): number {
@@ -387,22 +467,23 @@ export class InputLatch {
   #deliverLive(tick: number): void {
     const kinds = this.#queueKind;
     const keys = this.#queueKey;
+    const busy = this.#busyTick;
     const n = this.#queueLength;
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const k = keys[i];
-      const kind = kinds[i];
-      if (this.#changeTick[k] === tick) {
+      if (busy[k] === tick) {
         // This key already changed in this tick: keep the event, in order, for the next one.
+        kinds[kept] = kinds[i];
         keys[kept] = k;
-        kinds[kept] = kind;
         kept++;
       } else {
-        this.#apply(kind, k, tick);
+        this.#queued[k]--;
+        this.#apply(kinds[i], k, tick);
       }
     }
     this.#queueLength = kept;
-    if (this.#liveX !== this.#simX || this.#liveY !== this.#simY) {
+    if (!same(this.#liveX, this.#simX) || !same(this.#liveY, this.#simY)) {
       this.#simX = this.#liveX;
       this.#simY = this.#liveY;
       this.#emit(tick, 'move', '', this.#simX, this.#simY);
@@ -410,7 +491,7 @@ export class InputLatch {
   }
 
   #apply(kind: number, k: number, tick: number): void {
-    this.#changeTick[k] = tick;
+    this.#busyTick[k] = tick;
     if (kind === PRESS) {
       this.#held[k] = 1;
       this.#pressTick[k] = tick;
@@ -431,7 +512,7 @@ export class InputLatch {
       this.#emit(tick, 'move', '', x, y);
       return;
     }
-    const k = this.#intern(key);
+    const k = this.#keys.get(key) ?? this.#intern(key);
     const code = kind === 'press' ? PRESS : RELEASE;
     // The per-frame view follows the replay, so update code reacts as it did when recording.
     this.#liveDown[k] = code === PRESS ? 1 : 0;
@@ -461,17 +542,18 @@ export class InputLatch {
     this.#sourceEnd = onEnd;
     this.#sourceBase = this.#nextTick();
     this.#queueLength = 0;
-    const n = this.#names.length;
+    const n = this.#top;
     for (let k = 0; k < n; k++) {
       this.#held[k] = 0;
       this.#liveDown[k] = 0;
+      this.#queued[k] = 0;
       this.#pressTick[k] = NEVER;
       this.#releaseTick[k] = NEVER;
-      this.#changeTick[k] = NEVER;
+      this.#busyTick[k] = NEVER;
     }
     if (start !== undefined) {
       for (const key of start.held) {
-        const k = this.#intern(key);
+        const k = this.#keys.get(key) ?? this.#intern(key);
         this.#held[k] = 1;
         this.#liveDown[k] = 1;
       }
@@ -486,7 +568,7 @@ export class InputLatch {
     this.#source = undefined;
     this.#sourceEnd = undefined;
     // Live input resumes from the state the replay left.
-    this.#liveDown.set(this.#held.subarray(0, this.#names.length));
+    this.#liveDown.set(this.#held.subarray(0, this.#top));
     onEnd?.();
   }
 
@@ -499,39 +581,94 @@ export class InputLatch {
     return off;
   }
 
-  #enqueue(kind: number, k: number): void {
-    let n = this.#queueLength;
-    if (n === this.#queueKind.length) {
-      const kinds = new Uint8Array(n * 2);
-      kinds.set(this.#queueKind);
-      this.#queueKind = kinds;
-      const keys = new Int32Array(n * 2);
-      keys.set(this.#queueKey);
-      this.#queueKey = keys;
-    }
-    this.#queueKind[n] = kind;
-    this.#queueKey[n] = k;
-    n++;
-    this.#queueLength = n;
+  #release(k: number): void {
+    this.#liveDown[k] = 0;
+    this.#liveReleased[k] = 1;
+    this.#enqueue(RELEASE, k);
   }
 
+  #enqueue(kind: number, k: number): void {
+    const n = this.#queueLength;
+    if (n === this.#queueKind.length) this.#growQueue();
+    this.#queueKind[n] = kind;
+    this.#queueKey[n] = k;
+    this.#queued[k]++;
+    this.#queueLength = n + 1;
+  }
+
+  #growQueue(): void {
+    const size = this.#queueKind.length * 2;
+    const kinds = new Uint8Array(size);
+    kinds.set(this.#queueKind);
+    this.#queueKind = kinds;
+    const keys = new Int32Array(size);
+    keys.set(this.#queueKey);
+    this.#queueKey = keys;
+  }
+
+  /** A slot for `key` (a valid key name the latch does not hold yet). */
   #intern(key: string): number {
-    const known = this.#keys.get(key);
-    if (known !== undefined) return known;
-    if (typeof key !== 'string' || key.length === 0) {
-      throw new TypeError(`fixedtick: an input key must be a non-empty string, got ${String(key)}`);
-    }
-    const k = this.#names.length;
-    if (k === this.#capacity) this.#grow();
+    if (this.#freeCount === 0 && this.#top === this.#capacity) this.#makeRoom(key);
+    const k = this.#freeCount > 0 ? this.#free[--this.#freeCount] : this.#top++;
     this.#keys.set(key, k);
-    this.#names.push(key);
+    this.#names[k] = key;
+    this.#used++;
     return k;
+  }
+
+  /**
+   * Every slot is taken: forget the keys that no query can answer true for any more, and grow
+   * the table if that freed less than a quarter of it (so a game's own keys settle into their
+   * slots and are not forgotten and re-learnt over and over).
+   */
+  #makeRoom(key: string): void {
+    const freed = this.#forgetReleased();
+    if (freed * 4 >= this.#capacity) return;
+    if (this.#capacity < INPUT_MAX_KEYS) this.#grow();
+    else if (freed === 0) {
+      throw new RangeError(
+        `fixedtick: an InputLatch tracks at most ${INPUT_MAX_KEYS} keys at once (down, waiting for a tick or changed in the last tick); ${describeValue(key)} would be one more`,
+      );
+    }
+  }
+
+  /** Frees the slot of every key that is up, has no event waiting and changed two ticks ago or more. */
+  #forgetReleased(): number {
+    // Tick queries answer for the running tick or the last one that ran: loop.tick - 1 or later.
+    const oldest = this.#loop.tick - 1;
+    let freed = 0;
+    for (let k = 0; k < this.#top; k++) {
+      const name = this.#names[k];
+      if (
+        name === '' ||
+        this.#queued[k] !== 0 ||
+        this.#busyTick[k] >= oldest ||
+        (this.#liveDown[k] | this.#livePressed[k] | this.#liveReleased[k] | this.#held[k]) !== 0 ||
+        (this.#frameDown[k] | this.#framePressed[k] | this.#frameReleased[k]) !== 0
+      ) {
+        continue;
+      }
+      this.#keys.delete(name);
+      this.#names[k] = '';
+      this.#pressTick[k] = NEVER;
+      this.#releaseTick[k] = NEVER;
+      this.#busyTick[k] = NEVER;
+      this.#free[this.#freeCount++] = k;
+      this.#used--;
+      freed++;
+    }
+    return freed;
   }
 
   #grow(): void {
     const size = this.#capacity * 2;
     const u8 = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
       const b = new Uint8Array(size);
+      b.set(a);
+      return b;
+    };
+    const i32 = (a: Int32Array): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(size);
       b.set(a);
       return b;
     };
@@ -549,7 +686,9 @@ export class InputLatch {
     this.#held = u8(this.#held);
     this.#pressTick = f64(this.#pressTick);
     this.#releaseTick = f64(this.#releaseTick);
-    this.#changeTick = f64(this.#changeTick);
+    this.#busyTick = f64(this.#busyTick);
+    this.#queued = i32(this.#queued);
+    this.#free = i32(this.#free);
     this.#capacity = size;
   }
 }
