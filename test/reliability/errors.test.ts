@@ -254,7 +254,9 @@ const triggers: Record<string, () => string | Promise<string>> = {
     thrown(() =>
       new InputLatch(new FixedLoop()).bindKeyboard(target(), { preventDefaults: true } as never),
     ),
+  'input-timing': () => thrown(() => new InputLatch(new FixedLoop(), { timing: 'stamp' as never })),
   'input-key': () => thrown(() => new InputLatch(new FixedLoop()).held(42 as never)),
+  'input-time': () => thrown(() => new InputLatch(new FixedLoop()).press('KeyA', Number.NaN)),
   'input-keys': () =>
     thrown(() => {
       const latch = new InputLatch(new FixedLoop());

@@ -144,9 +144,7 @@ describe('issue #18, input side', () => {
       [60, '60'],
     ] as const) {
       expect(thrown(() => new InputLatch(value as never))).toEqual(
-        new TypeError(
-          `fixedtick: option "loop" must be a FixedLoop (or an adapter loop), got ${shown}`,
-        ),
+        new TypeError(`fixedtick: option "loop" must be a FixedLoop, got ${shown}`),
       );
     }
   });
@@ -253,6 +251,9 @@ describe('issue #18, input side', () => {
     );
     const latch = new InputLatch(new FixedLoop());
     expect(thrown(() => latch.press(huge)).message.length).toBeLessThan(200);
+    expect(thrown(() => new InputLatch(new FixedLoop(), { timing: huge as never })).message).toBe(
+      `fixedtick: option "timing" must be "arrival" or "timestamp", got "${'x'.repeat(64)}"… (10485760 characters)`,
+    );
     expect(thrown(() => new TimingHistory(huge as never)).message).toBe(
       `fixedtick: option "frames" must be a whole number from 1 to 1048576, got "${'x'.repeat(64)}"… (10485760 characters)`,
     );

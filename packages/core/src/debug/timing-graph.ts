@@ -146,11 +146,15 @@ export function createTimingGraph(
   loop: TimingGraphSource,
   options?: TimingGraphOptions,
 ): TimingGraph {
-  if (typeof (loop as TimingGraphSource | undefined)?.onPostRender !== 'function') {
-    throw optionValueError('loop', loop, 'a FixedLoop (or an adapter loop)', TypeError);
-  }
-  // null or a primitive reads as no options: nothing to misread
-  const o: TimingGraphOptions = options ?? {};
+  let isLoop = false;
+  let o: TimingGraphOptions = {};
+  try {
+    isLoop = typeof (loop as TimingGraphSource | undefined)?.onPostRender === 'function';
+    // read once, as a copy: null, a primitive or an object that throws when read (a hostile
+    // Proxy) counts as no options
+    o = { ...options };
+  } catch {}
+  if (!isLoop) throw optionValueError('loop', loop, 'a FixedLoop', TypeError);
   const frames = o.frames ?? 160;
   const history = new TimingHistory(frames);
   // Whole CSS pixels, so every canvas call below gets integers (see heightOf).
@@ -338,8 +342,8 @@ export function createTimingGraph(
   const onKey = (event: KeyboardEvent): void => {
     try {
       if (event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
-      const key = event.key;
-      if (typeof key !== 'string' || key.toLowerCase() !== wanted) return;
+      // a keydown without a `key` throws here, and is ignored below
+      if (event.key.toLowerCase() !== wanted) return;
       const target = event.target as HTMLElement | null;
       const tag = target?.tagName;
       if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) {

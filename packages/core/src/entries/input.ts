@@ -15,7 +15,9 @@ export {
 export {
   type InputEventKind,
   InputLatch,
+  type InputLatchOptions,
   type InputListener,
+  type InputTiming,
 } from '../input/input-latch.ts';
 export {
   INPUT_MAX_KEY_LENGTH,

@@ -14,8 +14,8 @@ import { readOptions } from './read-options.ts';
 
 /** The part of an {@link InputLatch} the bindings feed. */
 export interface InputSink {
-  press(key: string): void;
-  release(key: string): void;
+  press(key: string, timeMs?: number): void;
+  release(key: string, timeMs?: number): void;
   releaseAll(): void;
   move(x: number, y: number): void;
 }
@@ -81,6 +81,12 @@ export const POINTER_BUTTONS: readonly string[] = [
 ];
 const ALL_BUTTONS = 0b11111;
 
+/** The event's `timeStamp` when it is a finite number (ms, the clock of rAF timestamps). */
+function timeOf(event: Event): number | undefined {
+  const t = event.timeStamp;
+  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
 function checkFlag(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') throw optionValueError(name, value, 'true or false');
@@ -132,7 +138,7 @@ export function bindKeyboard(
       const e = event as KeyLike;
       const code = codeOf(e);
       if (code === '' || e.repeat === true) return;
-      sink.press(code);
+      sink.press(code, timeOf(event));
       down.add(code);
     } catch {
       // an odd event (see the module doc): ignored
@@ -143,7 +149,7 @@ export function bindKeyboard(
       const code = codeOf(event as KeyLike);
       if (code === '') return;
       down.delete(code);
-      sink.release(code);
+      sink.release(code, timeOf(event));
     } catch {
       // an odd event: ignored
     }
@@ -186,15 +192,15 @@ export function bindPointer(
     true,
   );
   let buttons = 0;
-  const sync = (next: number): void => {
+  const sync = (next: number, timeMs?: number): void => {
     const changed = buttons ^ next;
     buttons = next;
     if (changed === 0) return;
     for (let bit = 0; bit < POINTER_BUTTONS.length; bit++) {
       const mask = 1 << bit;
       if ((changed & mask) === 0) continue;
-      if ((next & mask) !== 0) sink.press(POINTER_BUTTONS[bit]);
-      else sink.release(POINTER_BUTTONS[bit]);
+      if ((next & mask) !== 0) sink.press(POINTER_BUTTONS[bit], timeMs);
+      else sink.release(POINTER_BUTTONS[bit], timeMs);
     }
   };
   const position = (e: PointerLike): void => {
@@ -210,7 +216,7 @@ export function bindPointer(
       if (e.isPrimary === false) return;
       position(e);
       // the five named buttons only; a mask that is not a number leaves them as they are
-      if (typeof e.buttons === 'number') sync(e.buttons & ALL_BUTTONS);
+      if (typeof e.buttons === 'number') sync(e.buttons & ALL_BUTTONS, timeOf(event));
       if (capture && event.type === 'pointerdown' && typeof e.pointerId === 'number') {
         target.setPointerCapture?.(e.pointerId);
       }
@@ -221,7 +227,7 @@ export function bindPointer(
   const onCancel = (event: Event): void => {
     try {
       if ((event as PointerLike).isPrimary === false) return;
-      sync(0);
+      sync(0, timeOf(event));
     } catch {
       // an odd event: ignored
     }

@@ -16,6 +16,9 @@
  *   `held` is true for at least one tick of every press.
  * - Every event is stamped with the tick it is delivered in (see {@link InputLatch.onInput});
  *   replaying those stamps (`InputRecording`) reproduces the simulation exactly.
+ * - With `timing: 'timestamp'`, an event that carries a time goes to the first tick whose
+ *   simulated span ends at or after that moment (see {@link InputLatchOptions.timing}): the same
+ *   tick at any display rate.
  * - Memory and per-frame work are bounded: at most {@link INPUT_MAX_KEYS} keys at once; a
  *   released key is forgotten when room is needed.
  * - Nothing is allocated per event or per frame in the steady state: events live in typed
@@ -40,7 +43,9 @@ import {
   type KeyboardTarget,
   type PointerTarget,
 } from './dom-bindings.ts';
+import { FrameTimeMap } from './frame-time-map.ts';
 import { checkKey, INPUT_MAX_KEYS } from './input-limits.ts';
+import { readOptions } from './read-options.ts';
 
 /** What an input event did: a key went down or up, or the pointer moved. */
 export type InputEventKind = 'press' | 'release' | 'move';
@@ -90,10 +95,39 @@ export interface LatchInternals {
   drive(source: LatchSource | undefined, start?: LatchStart, onEnd?: () => void): void;
 }
 
+/**
+ * When a latched event reaches the simulation: see {@link InputLatchOptions.timing}.
+ * `'arrival'` is the default.
+ */
+export type InputTiming = 'arrival' | 'timestamp';
+
+/** Options of {@link InputLatch}. */
+export interface InputLatchOptions {
+  /**
+   * When an event reaches the simulation.
+   *
+   * - `'arrival'`: the first tick that runs after `press`/`release` is called.
+   * - `'timestamp'`: an event that carries a time (`event.timeStamp` through the DOM bindings, or
+   *   `press(key, timeMs)` / `release(key, timeMs)`, on the clock of the frame timestamps) goes
+   *   to the first tick whose simulated span `(k·fixedDelta, (k+1)·fixedDelta]` ends at or after
+   *   that moment, mapped through the loop's frame timestamps: a press at the same real moment
+   *   lands on the same tick at 30, 60 or 144 Hz. Never a tick that has already run; a moment
+   *   after the last step boundary of the frame `'arrival'` would deliver it in goes to the next
+   *   tick, one tick later. Events without a time, and frames run by `advance()` /
+   *   `stepOnce()`, keep `'arrival'`.
+   *
+   * See `docs/input-and-determinism.md` for the rule worked out at 30, 60 and 144 fps.
+   * @defaultValue `'arrival'`
+   */
+  timing?: InputTiming;
+}
+
 const PRESS = 0;
 const RELEASE = 1;
 const KIND_NAMES: readonly InputEventKind[] = ['press', 'release', 'move'];
 const NEVER = Number.NEGATIVE_INFINITY;
+/** The tick an event without a mapped time waits for: none, it goes to the next tick. */
+const NEXT_TICK = Number.NEGATIVE_INFINITY;
 const INITIAL_KEYS = 32;
 const INITIAL_QUEUE = 64;
 
@@ -109,6 +143,24 @@ function isLoop(value: unknown): value is FixedLoop {
     );
   } catch {
     return false; // a Proxy whose traps throw
+  }
+}
+
+function readTiming(options: unknown): InputTiming {
+  const { timing } = readOptions(options, 'InputLatch', ['timing']);
+  if (timing === undefined || timing === 'arrival') return 'arrival';
+  if (timing === 'timestamp') return timing;
+  throw optionValueError('timing', timing, '"arrival" or "timestamp"');
+}
+
+/**
+ * Throws the library's `RangeError` for a press or release time that is not a finite number or
+ * `undefined`. It returns nothing: a double returned (or passed) through a call V8 does not
+ * inline is boxed, and events must allocate nothing, so the time travels as the caller's value.
+ */
+function checkTime(timeMs: unknown): void {
+  if (timeMs !== undefined && !(typeof timeMs === 'number' && Number.isFinite(timeMs))) {
+    throw optionValueError('timeMs', timeMs, 'a finite number of milliseconds (or undefined)');
   }
 }
 
@@ -141,6 +193,8 @@ export function isInputLatch(value: unknown): value is InputLatch {
  */
 export class InputLatch {
   readonly #loop: FixedLoop;
+  readonly #timing: InputTiming;
+  readonly #timeMap: FrameTimeMap | undefined;
 
   // Key slots. A slot holds one key name ('' when free); slots below #top have been used, so
   // per-frame passes stop there. Released keys give their slot back when room is needed.
@@ -166,7 +220,7 @@ export class InputLatch {
   #held = new Uint8Array(INITIAL_KEYS);
   #pressTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
   #releaseTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
-  /** The last tick in which the key changed state. */
+  /** The last tick in which the key changed state or held an event back for a later tick. */
   #busyTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
   /** Events of the key waiting in the queue. */
   #queued = new Int32Array(INITIAL_KEYS);
@@ -174,10 +228,14 @@ export class InputLatch {
   #simY = 0;
   #deliveredTick = NEVER;
 
-  // Events waiting for a tick, in arrival order.
+  // Events waiting for a tick, in arrival order: kind, key slot, time (ms; timestamp timing)
+  // and the tick they wait for (NEXT_TICK; NaN while a timed event is not mapped yet).
   #queueKind = new Uint8Array(INITIAL_QUEUE);
   #queueKey = new Int32Array(INITIAL_QUEUE);
+  #queueTime = new Float64Array(INITIAL_QUEUE);
+  #queueTarget = new Float64Array(INITIAL_QUEUE);
   #queueLength = 0;
+  #unmapped = 0;
 
   #listeners: readonly InputListener[] = [];
   #source: LatchSource | undefined;
@@ -191,12 +249,15 @@ export class InputLatch {
 
   /**
    * @param loop the loop whose ticks receive the input (a `FixedLoop` or an adapter's loop).
-   * @throws TypeError when `loop` is not a loop.
+   * @param options see {@link InputLatchOptions}.
+   * @throws TypeError when `loop` is not a loop; RangeError for a bad option (naming it).
    */
-  constructor(loop: FixedLoop) {
+  constructor(loop: FixedLoop, options?: InputLatchOptions) {
     if (!isLoop(loop)) {
-      throw optionValueError('loop', loop, 'a FixedLoop (or an adapter loop)', TypeError);
+      throw optionValueError('loop', loop, 'a FixedLoop', TypeError);
     }
+    this.#timing = readTiming(options);
+    this.#timeMap = this.#timing === 'timestamp' ? new FrameTimeMap(loop) : undefined;
     this.#loop = loop;
     this.#unsubscribe = [
       // First in every tick and frame, so every other listener sees the latched state.
@@ -210,15 +271,22 @@ export class InputLatch {
     return this.#loop;
   }
 
+  /** When events reach the simulation: see {@link InputLatchOptions.timing}. */
+  get timing(): InputTiming {
+    return this.#timing;
+  }
+
   // ---- sources ---------------------------------------------------------------------------
 
   /**
-   * `key` went down. Ignored if it is already down (keyboard auto-repeat, two sources for one
-   * key) or while a replay drives the latch.
-   * @throws TypeError for a bad key name; RangeError when {@link INPUT_MAX_KEYS} keys are tracked
-   * already.
+   * `key` went down, at `timeMs` if given (milliseconds on the clock of the loop's frame
+   * timestamps; used with `timing: 'timestamp'`, else ignored). Ignored if the key is already
+   * down (keyboard auto-repeat, two sources for one key) or while a replay drives the latch.
+   * @throws TypeError for a bad key name, RangeError for a time that is not a finite number or
+   * when {@link INPUT_MAX_KEYS} keys are tracked already.
    */
-  press(key: string): void {
+  press(key: string, timeMs?: number): void {
+    checkTime(timeMs);
     let k = this.#keys.get(key);
     if (k === undefined) checkKey(key);
     if (this.#source !== undefined || this.#disposed) return;
@@ -226,22 +294,26 @@ export class InputLatch {
     else if (this.#liveDown[k] === 1) return;
     this.#liveDown[k] = 1;
     this.#livePressed[k] = 1;
-    this.#enqueue(PRESS, k);
+    this.#enqueue(PRESS, k, timeMs);
   }
 
-  /** `key` went up. Ignored if it is not down, or while a replay drives the latch. */
-  release(key: string): void {
+  /**
+   * `key` went up, at `timeMs` if given (see {@link press}). Ignored if it is not down, or while
+   * a replay drives the latch.
+   */
+  release(key: string, timeMs?: number): void {
+    checkTime(timeMs);
     const k = this.#keys.get(key);
     if (k === undefined) checkKey(key);
     if (this.#source !== undefined || this.#disposed || k === undefined) return;
-    if (this.#liveDown[k] === 1) this.#release(k);
+    if (this.#liveDown[k] === 1) this.#release(k, timeMs);
   }
 
   /** Releases every key that is down (focus loss: the key-up events will never come). */
   releaseAll(): void {
     if (this.#source !== undefined || this.#disposed) return;
     for (let k = 0; k < this.#top; k++) {
-      if (this.#liveDown[k] === 1) this.#release(k);
+      if (this.#liveDown[k] === 1) this.#release(k, undefined);
     }
   }
 
@@ -258,8 +330,8 @@ export class InputLatch {
   }
 
   /**
-   * Feeds `KeyboardEvent.code` keys from `target` (usually `window`): keydown/keyup,
-   * auto-repeat ignored, and every held key released when `target` loses focus
+   * Feeds `KeyboardEvent.code` keys from `target` (usually `window`): keydown/keyup with their
+   * `timeStamp`, auto-repeat ignored, and every held key released when `target` loses focus
    * (`blur`). Returns the function that removes every listener it added. Touches the DOM only
    * when called.
    */
@@ -269,7 +341,8 @@ export class InputLatch {
 
   /**
    * Feeds pointer buttons (`'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`,
-   * `'MouseForward'`) and the pointer position from `target` (usually the canvas). Returns the function that removes every listener it added.
+   * `'MouseForward'`) with their `timeStamp`, and the pointer position, from `target` (usually
+   * the canvas). Returns the function that removes every listener it added.
    */
   bindPointer(target: PointerTarget, options?: BindPointerOptions): Unsubscribe {
     return this.#track(bindPointer(this, target, options));
@@ -278,8 +351,9 @@ export class InputLatch {
   // ---- tick queries (fixedUpdate) ----------------------------------------------------------
 
   /**
-   * True in exactly one tick per press of `key`: the first tick that runs after it. Call it
-   * from `fixedUpdate` (or `postSimulation`); outside a step it answers for the last tick that ran — in `update` code
+   * True in exactly one tick per press of `key`: the first tick that runs after it (with
+   * `timing: 'timestamp'`, the tick of its time). Call it from `fixedUpdate` (or
+   * `postSimulation`); outside a step it answers for the last tick that ran — in `update` code
    * use {@link pressedThisFrame}. A key never pressed is not pressed; a value that cannot be a
    * key (`42`, `''`) throws the `TypeError` that `press` would.
    */
@@ -408,11 +482,14 @@ export class InputLatch {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  readonly #onTick = (_fixedDelta: number, tick: number): void => {
-    this.#deliver(tick);
-  };
+  // Tiny for the same reason as #onFrame.
+  readonly #onTick = (_fixedDelta: number, tick: number): void => this.#deliver(tick);
 
-  readonly #onFrame = (): void => {
+  // Tiny, so that V8 inlines it into the loop's frame: the loop passes doubles (delta, alpha)
+  // to its listeners, and a call that is not inlined boxes them (an allocation per frame).
+  readonly #onFrame = (): void => this.#frameStart();
+
+  #frameStart(): void {
     const n = this.#top;
     for (let k = 0; k < n; k++) {
       this.#frameDown[k] = this.#liveDown[k];
@@ -421,7 +498,12 @@ export class InputLatch {
       this.#livePressed[k] = 0;
       this.#liveReleased[k] = 0;
     }
-  };
+    const timeMap = this.#timeMap;
+    if (timeMap !== undefined) {
+      timeMap.beginFrame();
+      if (this.#unmapped > 0) this.#mapPending();
+    }
+  }
 
   /** The tick queries answer for: the step running now, else the last one that ran. */
   #currentTick(): number {
@@ -464,18 +546,32 @@ export class InputLatch {
     }
   }
 
+  /** Gives each timed event that arrived since the last mapping its tick (timestamp timing). */
+  #mapPending(): void {
+    (this.#timeMap as FrameTimeMap).map(this.#queueTime, this.#queueTarget, this.#queueLength);
+    this.#unmapped = 0;
+  }
+
   #deliverLive(tick: number): void {
+    // Timed events that arrived during this frame take its mapping.
+    if (this.#unmapped > 0) this.#mapPending();
     const kinds = this.#queueKind;
     const keys = this.#queueKey;
+    const times = this.#queueTime;
+    const targets = this.#queueTarget;
     const busy = this.#busyTick;
     const n = this.#queueLength;
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const k = keys[i];
-      if (busy[k] === tick) {
-        // This key already changed in this tick: keep the event, in order, for the next one.
+      if (busy[k] === tick || targets[i] > tick) {
+        // This key already changed in this tick, or the event belongs to a later tick: keep it,
+        // in order, and hold the key's later events back with it.
+        busy[k] = tick;
         kinds[kept] = kinds[i];
         keys[kept] = k;
+        times[kept] = times[i];
+        targets[kept] = targets[i];
         kept++;
       } else {
         this.#queued[k]--;
@@ -542,6 +638,7 @@ export class InputLatch {
     this.#sourceEnd = onEnd;
     this.#sourceBase = this.#nextTick();
     this.#queueLength = 0;
+    this.#unmapped = 0;
     const n = this.#top;
     for (let k = 0; k < n; k++) {
       this.#held[k] = 0;
@@ -581,17 +678,24 @@ export class InputLatch {
     return off;
   }
 
-  #release(k: number): void {
+  #release(k: number, timeMs: number | undefined): void {
     this.#liveDown[k] = 0;
     this.#liveReleased[k] = 1;
-    this.#enqueue(RELEASE, k);
+    this.#enqueue(RELEASE, k, timeMs);
   }
 
-  #enqueue(kind: number, k: number): void {
+  #enqueue(kind: number, k: number, timeMs: number | undefined): void {
     const n = this.#queueLength;
     if (n === this.#queueKind.length) this.#growQueue();
     this.#queueKind[n] = kind;
     this.#queueKey[n] = k;
+    if (this.#timeMap !== undefined && timeMs !== undefined) {
+      this.#queueTime[n] = timeMs;
+      this.#queueTarget[n] = Number.NaN;
+      this.#unmapped++;
+    } else {
+      this.#queueTarget[n] = NEXT_TICK;
+    }
     this.#queued[k]++;
     this.#queueLength = n + 1;
   }
@@ -604,6 +708,12 @@ export class InputLatch {
     const keys = new Int32Array(size);
     keys.set(this.#queueKey);
     this.#queueKey = keys;
+    const times = new Float64Array(size);
+    times.set(this.#queueTime);
+    this.#queueTime = times;
+    const targets = new Float64Array(size);
+    targets.set(this.#queueTarget);
+    this.#queueTarget = targets;
   }
 
   /** A slot for `key` (a valid key name the latch does not hold yet). */
