@@ -15,6 +15,7 @@ import {
 } from '@fixedtick/core/input';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ListenerTarget } from '../support/listener-target.ts';
 import { RUNS } from './arbitraries.ts';
 
 const SEED = Number(process.env.FIXEDTICK_SEED ?? 18_2026);
@@ -95,17 +96,6 @@ function libraryErrorOrNothing(call: () => unknown): void {
     if (!kinds.some((Kind) => error instanceof Kind) && !message.includes('needs a DOM')) {
       throw new Error(`unexpected error class ${error.name}: ${message.slice(0, 200)}`);
     }
-  }
-}
-
-/** A target that hands its listeners to the test, so odd events can be fed to them directly. */
-class ListenerTarget {
-  readonly listeners = new Map<string, (event: Event) => void>();
-  addEventListener(type: string, fn: (event: Event) => void): void {
-    this.listeners.set(type, fn);
-  }
-  removeEventListener(type: string): void {
-    this.listeners.delete(type);
   }
 }
 

@@ -12,6 +12,7 @@ import {
   RECORDING_MAX_EVENTS,
 } from '@fixedtick/core/input';
 import { describe, expect, it } from 'vitest';
+import { ListenerTarget } from '../support/listener-target.ts';
 
 const STEP = 1 / 60;
 
@@ -49,23 +50,6 @@ const unprintable = [
 
 /** `-0` as text, so `toEqual` on a list of these tells −0 from 0. */
 const signed = (v: number) => (Object.is(v, -0) ? '-0' : String(v));
-
-/**
- * A target that keeps the listeners added to it, so a test can call them with events a real
- * `EventTarget` would not let through (or whose throw it would swallow into `process`).
- */
-class ListenerTarget {
-  readonly listeners = new Map<string, (event: Event) => void>();
-  addEventListener(type: string, fn: (event: Event) => void): void {
-    this.listeners.set(type, fn);
-  }
-  removeEventListener(type: string): void {
-    this.listeners.delete(type);
-  }
-  fire(type: string, event: object): void {
-    this.listeners.get(type)?.(event as Event);
-  }
-}
 
 /** The least of a DOM `createTimingGraph` needs: a container, a canvas, a 2D context, a window. */
 function fakeGraphDom() {

@@ -63,6 +63,24 @@ function play(hz: number, events: ScriptedEvent[], timing: InputTiming, untilMs 
   };
 }
 
+/**
+ * A 60 Hz loop, a timestamp-timed latch, the ticks that saw Space pressed and a log of every key
+ * event as `tick:kind:key`.
+ */
+function spaceRig() {
+  const loop = new FixedLoop({ tickRate: 60, errorPolicy: 'throw' });
+  const input = new InputLatch(loop, { timing: 'timestamp' });
+  const seen: number[] = [];
+  loop.onFixedUpdate((_dt, tick) => {
+    if (input.pressed('Space')) seen.push(tick);
+  });
+  const log: string[] = [];
+  input.onInput((tick, kind, key) => {
+    if (kind !== 'move') log.push(`${tick}:${kind}:${key}`);
+  });
+  return { loop, input, seen, log };
+}
+
 /** The first tick whose span (k·fixedDelta, (k+1)·fixedDelta] ends at or after `timeMs`. */
 const tickOf = (timeMs: number) => Math.ceil(timeMs / 1000 / STEP - 1e-9) - 1;
 
@@ -134,25 +152,15 @@ describe("InputLatch timing: 'timestamp'", () => {
   });
 
   it('never delivers to a tick that has already run: a time before the last frame counts as that frame', () => {
-    const loop = new FixedLoop({ tickRate: 60, errorPolicy: 'throw' });
-    const input = new InputLatch(loop, { timing: 'timestamp' });
-    const seen: number[] = [];
-    loop.onFixedUpdate((_dt, tick) => {
-      if (input.pressed('Space')) seen.push(tick);
-    });
+    const { loop, input, seen } = spaceRig();
     for (let i = 0; i <= 60; i++) loop.frame((i * 1000) / 60); // ticks 0–59 ran
     input.press('Space', 200); // 0.2 s: tick 12, long gone
     loop.frame(1000 + 1000 / 60);
     expect(seen).toEqual([60]);
   });
 
-  it("a time after the frame's timestamp counts as the frame's: the next tick, never later", () => {
-    const loop = new FixedLoop({ tickRate: 60, errorPolicy: 'throw' });
-    const input = new InputLatch(loop, { timing: 'timestamp' });
-    const seen: number[] = [];
-    loop.onFixedUpdate((_dt, tick) => {
-      if (input.pressed('Space')) seen.push(tick);
-    });
+  it("a time after the frame's timestamp counts as the frame's: its last tick, never later", () => {
+    const { loop, input, seen } = spaceRig();
     loop.frame(0);
     loop.frame(1000 / 30); // ticks 0, 1
     input.press('Space', 1e9); // a clock far ahead
@@ -162,10 +170,7 @@ describe("InputLatch timing: 'timestamp'", () => {
   });
 
   it('events without a time, and frames run by advance(), keep arrival timing', () => {
-    const loop = new FixedLoop({ tickRate: 60, errorPolicy: 'throw' });
-    const input = new InputLatch(loop, { timing: 'timestamp' });
-    const log: string[] = [];
-    input.onInput((tick, kind, key) => log.push(`${tick}:${kind}:${key}`));
+    const { loop, input, log } = spaceRig();
     loop.frame(0);
     loop.frame(1000 / 30); // ticks 0, 1
     input.press('KeyA'); // no time: the next tick
@@ -213,10 +218,7 @@ describe("InputLatch timing: 'timestamp'", () => {
   });
 
   it("a key's events stay in order: a release without a time waits for the timed press before it", () => {
-    const loop = new FixedLoop({ tickRate: 60, errorPolicy: 'throw' });
-    const input = new InputLatch(loop, { timing: 'timestamp' });
-    const log: string[] = [];
-    input.onInput((tick, kind, key) => log.push(`${tick}:${kind}:${key}`));
+    const { loop, input, log } = spaceRig();
     loop.frame(0);
     loop.frame(1000 / 144);
     loop.frame(2000 / 144);

@@ -44,6 +44,7 @@ import {
   type PointerTarget,
 } from './dom-bindings.ts';
 import { FrameTimeMap } from './frame-time-map.ts';
+import { grown } from './grown.ts';
 import { checkKey, INPUT_MAX_KEYS } from './input-limits.ts';
 import { readOptions } from './read-options.ts';
 
@@ -702,18 +703,10 @@ export class InputLatch {
 
   #growQueue(): void {
     const size = this.#queueKind.length * 2;
-    const kinds = new Uint8Array(size);
-    kinds.set(this.#queueKind);
-    this.#queueKind = kinds;
-    const keys = new Int32Array(size);
-    keys.set(this.#queueKey);
-    this.#queueKey = keys;
-    const times = new Float64Array(size);
-    times.set(this.#queueTime);
-    this.#queueTime = times;
-    const targets = new Float64Array(size);
-    targets.set(this.#queueTarget);
-    this.#queueTarget = targets;
+    this.#queueKind = grown(this.#queueKind, size);
+    this.#queueKey = grown(this.#queueKey, size);
+    this.#queueTime = grown(this.#queueTime, size);
+    this.#queueTarget = grown(this.#queueTarget, size);
   }
 
   /** A slot for `key` (a valid key name the latch does not hold yet). */
@@ -772,33 +765,18 @@ export class InputLatch {
 
   #grow(): void {
     const size = this.#capacity * 2;
-    const u8 = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
-      const b = new Uint8Array(size);
-      b.set(a);
-      return b;
-    };
-    const i32 = (a: Int32Array): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    const f64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(size).fill(NEVER);
-      b.set(a);
-      return b;
-    };
-    this.#liveDown = u8(this.#liveDown);
-    this.#livePressed = u8(this.#livePressed);
-    this.#liveReleased = u8(this.#liveReleased);
-    this.#frameDown = u8(this.#frameDown);
-    this.#framePressed = u8(this.#framePressed);
-    this.#frameReleased = u8(this.#frameReleased);
-    this.#held = u8(this.#held);
-    this.#pressTick = f64(this.#pressTick);
-    this.#releaseTick = f64(this.#releaseTick);
-    this.#busyTick = f64(this.#busyTick);
-    this.#queued = i32(this.#queued);
-    this.#free = i32(this.#free);
+    this.#liveDown = grown(this.#liveDown, size);
+    this.#livePressed = grown(this.#livePressed, size);
+    this.#liveReleased = grown(this.#liveReleased, size);
+    this.#frameDown = grown(this.#frameDown, size);
+    this.#framePressed = grown(this.#framePressed, size);
+    this.#frameReleased = grown(this.#frameReleased, size);
+    this.#held = grown(this.#held, size);
+    this.#pressTick = grown(this.#pressTick, size, NEVER);
+    this.#releaseTick = grown(this.#releaseTick, size, NEVER);
+    this.#busyTick = grown(this.#busyTick, size, NEVER);
+    this.#queued = grown(this.#queued, size);
+    this.#free = grown(this.#free, size);
     this.#capacity = size;
   }
 }

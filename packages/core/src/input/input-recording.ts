@@ -16,6 +16,7 @@
  */
 import type { Unsubscribe } from '../hook.ts';
 import { optionValueError } from './describe-value.ts';
+import { grown } from './grown.ts';
 import {
   type InputEventKind,
   type InputLatch,
@@ -283,20 +284,10 @@ export class InputRecording {
 
   #grow(): void {
     const size = this.#ticks.length * 2;
-    const ticks = new Float64Array(size);
-    ticks.set(this.#ticks);
-    this.#ticks = ticks;
-    const kinds = new Uint8Array(size);
-    kinds.set(this.#kinds);
-    this.#kinds = kinds;
-    const keyIndex = new Int32Array(size);
-    keyIndex.set(this.#keyIndex);
-    this.#keyIndex = keyIndex;
-    const xs = new Float64Array(size);
-    xs.set(this.#xs);
-    this.#xs = xs;
-    const ys = new Float64Array(size);
-    ys.set(this.#ys);
-    this.#ys = ys;
+    this.#ticks = grown(this.#ticks, size);
+    this.#kinds = grown(this.#kinds, size);
+    this.#keyIndex = grown(this.#keyIndex, size);
+    this.#xs = grown(this.#xs, size);
+    this.#ys = grown(this.#ys, size);
   }
 }
