@@ -96,6 +96,9 @@ const fail = (): never => {
   throw new Error('test failure');
 };
 
+/** An event target for the input bindings (Node's own). */
+const target = (): EventTarget => new EventTarget();
+
 /** A recording that `parseRecording` accepts, to break one field at a time. */
 function goodRecording(): Record<string, unknown> {
   return {
@@ -244,9 +247,35 @@ const triggers: Record<string, () => string | Promise<string>> = {
     }),
   'pose-slot': () => thrown(() => new PoseBuffer().reset(3)),
   // input
-  'input-key': () => thrown(() => new InputLatch(new FixedLoop()).press('')),
+  'input-loop': () => thrown(() => new InputLatch(undefined as never)),
+  'input-options': () =>
+    thrown(() => new InputLatch(new FixedLoop()).bindKeyboard(target(), 5 as never)),
+  'input-unknown-option': () =>
+    thrown(() =>
+      new InputLatch(new FixedLoop()).bindKeyboard(target(), { preventDefaults: true } as never),
+    ),
+  'input-timing': () => thrown(() => new InputLatch(new FixedLoop(), { timing: 'stamp' as never })),
+  'input-key': () => thrown(() => new InputLatch(new FixedLoop()).held(42 as never)),
+  'input-time': () => thrown(() => new InputLatch(new FixedLoop()).press('KeyA', Number.NaN)),
+  'input-keys': () =>
+    thrown(() => {
+      const latch = new InputLatch(new FixedLoop());
+      for (let i = 0; i <= 1024; i++) latch.press(`K${i}`);
+    }),
+  'input-listener': () => thrown(() => new InputLatch(new FixedLoop()).onInput(5 as never)),
   'input-target': () =>
     thrown(() => new InputLatch(new FixedLoop()).bindKeyboard(undefined as never)),
+  'input-flag': () =>
+    thrown(() => new InputLatch(new FixedLoop()).bindPointer(target(), { capture: 1 as never })),
+  'input-prevent': () =>
+    thrown(() =>
+      new InputLatch(new FixedLoop()).bindKeyboard(target(), { preventDefault: 'Space' as never }),
+    ),
+  'recording-latch': () => thrown(() => new InputRecording().record({} as never)),
+  'replay-on-end': () =>
+    thrown(() =>
+      new InputRecording().replay(new InputLatch(new FixedLoop()), { onEnd: 'done' as never }),
+    ),
   'replay-recording': () =>
     thrown(() => {
       const latch = new InputLatch(new FixedLoop());
@@ -265,6 +294,16 @@ const triggers: Record<string, () => string | Promise<string>> = {
       recording.replay(new InputLatch(new FixedLoop({ tickRate: 30 })));
     }),
   'recording-json': () => thrown(() => InputRecording.fromJSON('{not json')),
+  'recording-unreadable': () =>
+    thrown(() =>
+      InputRecording.fromJSON(
+        new Proxy(goodRecording(), {
+          get: () => {
+            throw new Error('gone');
+          },
+        }),
+      ),
+    ),
   'recording-object': () => thrown(() => InputRecording.fromJSON('[1]')),
   'recording-format': () => badRecording((r) => Object.assign(r, { format: 'x' })),
   'recording-version': () => badRecording((r) => Object.assign(r, { version: 99 })),
@@ -273,10 +312,19 @@ const triggers: Record<string, () => string | Promise<string>> = {
   'recording-fixed-delta': () => badRecording((r) => Object.assign(r, { fixedDelta: 0 })),
   'recording-start': () => badRecording((r) => Object.assign(r, { start: null })),
   'recording-held': () => badRecording((r) => Object.assign(r, { start: { pointer: [0, 0] } })),
+  'recording-too-many': () =>
+    badRecording((r) => Object.assign(r, { events: new Array(1_000_001) })),
   'recording-held-twice': () =>
     badRecording((r) => Object.assign(r, { start: { held: ['KeyA', 'KeyA'], pointer: [0, 0] } })),
   'recording-key': () =>
     badRecording((r) => Object.assign(r, { start: { held: [''], pointer: [0, 0] } })),
+  'recording-distinct-keys': () =>
+    badRecording((r) =>
+      Object.assign(r, {
+        length: 2000,
+        events: Array.from({ length: 1025 }, (_, i) => [i, 'press', `K${i}`]),
+      }),
+    ),
   'recording-pointer': () =>
     badRecording((r) => Object.assign(r, { start: { held: [], pointer: [0] } })),
   'recording-events': () => badRecording((r) => Object.assign(r, { events: {} })),
@@ -307,19 +355,22 @@ const triggers: Record<string, () => string | Promise<string>> = {
   'recording-move': () => badRecording((r) => Object.assign(r, { events: [[1, 'move', 3]] })),
   'recording-kind': () => badRecording((r) => Object.assign(r, { events: [[1, 'jump', 'KeyA']] })),
   // debug overlay
+  'graph-loop': () => thrown(() => createTimingGraph(undefined as never)),
   'graph-positive': () => thrown(() => createTimingGraph(new FixedLoop(), { width: -5 })),
   'graph-position': () =>
     thrown(() => createTimingGraph(new FixedLoop(), { position: 'middle' as never })),
   'graph-toggle': () => thrown(() => createTimingGraph(new FixedLoop(), { toggleKey: '' })),
   'graph-height': () => thrown(() => createTimingGraph(new FixedLoop(), { height: 10 })),
+  'graph-container': () =>
+    thrown(() => createTimingGraph(new FixedLoop(), { container: {} as never })),
   'graph-dom': () => thrown(() => createTimingGraph(new FixedLoop())),
   'graph-context': () => {
     const canvas = { style: {}, setAttribute() {}, getContext: () => null };
     const doc = { createElement: () => canvas, defaultView: null, body: {} };
-    const container = { ownerDocument: doc } as unknown as HTMLElement;
+    const container = { ownerDocument: doc, appendChild() {} } as unknown as HTMLElement;
     return thrown(() => createTimingGraph(new FixedLoop(), { container }));
   },
-  'history-frames': () => thrown(() => new TimingHistory(1.5)),
+  'history-frames': () => thrown(() => new TimingHistory(1e308)),
   // facades
   'unity-loop': () => thrown(() => new UnityTime(undefined as never)),
   'unity-capture-framerate': () =>

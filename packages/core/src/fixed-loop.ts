@@ -157,6 +157,8 @@ export class FixedLoop implements FrameSink {
   /** A `fixedDelta` set during a frame, applied when the frame ends (0 = none). */
   #nextFixedDelta = 0;
   #lastTimestampMs = NO_ORIGIN;
+  /** The timestamp of the frame being run or last run by frame()/frameAfterGap(); else NaN. */
+  #frameTimestampMs = Number.NaN;
   #disposed = false;
   #inFrame = false;
   #driver: Driver | undefined;
@@ -318,6 +320,16 @@ export class FixedLoop implements FrameSink {
   get stats(): LoopStats {
     return this.#stats;
   }
+  /**
+   * The timestamp, in milliseconds exactly as given, of the frame being run (or last run) when
+   * `frame()` or `frameAfterGap()` ran it; `NaN` when that frame came from `advance()` or
+   * `stepOnce()`, or its timestamp was not a finite number. Set before `onFrameStart`, so
+   * listeners can map event times (`event.timeStamp`) onto the frame; a refused nested call does
+   * not change it.
+   */
+  get frameTimestampMs(): number {
+    return this.#frameTimestampMs;
+  }
   /** The last frame's {@link FrameInfo} (the object `advance`/`frame` return). */
   get lastFrame(): Readonly<FrameInfo> {
     return this.#info;
@@ -388,11 +400,13 @@ export class FixedLoop implements FrameSink {
    * Bad values (NaN, negative, infinite) count as 0 s and as an anomaly.
    */
   advance(seconds: number): FrameInfo {
+    if (!this.#mayStartFrame()) return this.#idleFrame();
     let frameTime = seconds;
     if (typeof seconds !== 'number' || !(seconds >= 0) || seconds === Number.POSITIVE_INFINITY) {
       frameTime = 0;
       this.#anomalyFor(seconds);
     }
+    this.#frameTimestampMs = Number.NaN;
     this.#inFrameTime = frameTime;
     this.#inGapDropped = 0;
     return this.#runGuarded();
@@ -404,27 +418,27 @@ export class FixedLoop implements FrameSink {
    * anomaly (an earlier one becomes the new origin).
    */
   frame(timestampMs: number): FrameInfo {
+    if (!this.#mayStartFrame()) return this.#idleFrame();
+    this.#inGapDropped = 0;
     if (typeof timestampMs !== 'number' || !Number.isFinite(timestampMs)) {
+      this.#frameTimestampMs = Number.NaN;
       this.#anomalyFor(timestampMs);
       this.#inFrameTime = 0;
-      this.#inGapDropped = 0;
       return this.#runGuarded();
     }
+    this.#frameTimestampMs = timestampMs;
     const last = this.#lastTimestampMs;
     this.#lastTimestampMs = timestampMs;
     if (Number.isNaN(last)) {
       this.#inFrameTime = 0;
-      this.#inGapDropped = 0;
       return this.#runGuarded();
     }
     if (timestampMs < last) {
       this.#countAnomaly('backwards', timestampMs);
       this.#inFrameTime = 0;
-      this.#inGapDropped = 0;
       return this.#runGuarded();
     }
     this.#inFrameTime = (timestampMs - last) / 1000;
-    this.#inGapDropped = 0;
     return this.#runGuarded();
   }
 
@@ -434,12 +448,15 @@ export class FixedLoop implements FrameSink {
    * it.
    */
   frameAfterGap(timestampMs: number): FrameInfo {
+    if (!this.#mayStartFrame()) return this.#idleFrame();
     if (typeof timestampMs !== 'number' || !Number.isFinite(timestampMs)) {
+      this.#frameTimestampMs = Number.NaN;
       this.#anomalyFor(timestampMs);
       this.#inFrameTime = 0;
       this.#inGapDropped = 0;
       return this.#runGuarded();
     }
+    this.#frameTimestampMs = timestampMs;
     const last = this.#lastTimestampMs;
     this.#lastTimestampMs = timestampMs;
     // a clock that went back is an anomaly here too (as in frame()), not a silent 0 s gap
@@ -456,6 +473,8 @@ export class FixedLoop implements FrameSink {
    * accumulator is untouched.
    */
   stepOnce(): FrameInfo {
+    if (!this.#mayStartFrame()) return this.#idleFrame();
+    this.#frameTimestampMs = Number.NaN;
     this.#pendingSteps = 1;
     this.#inFrameTime = 0;
     this.#inGapDropped = 0;
@@ -585,18 +604,30 @@ export class FixedLoop implements FrameSink {
   #inFrameTime = 0.5;
   #inGapDropped = 0.5;
 
-  #runGuarded(): FrameInfo {
-    const info = this.#info;
-    if (this.#disposed) {
-      info.steps = 0;
-      info.delta = 0;
-      info.unscaledDelta = 0;
-      info.dropped = 0;
-      return info;
-    }
+  /**
+   * Whether a frame may start now: false once disposed (the call then does nothing); throws when
+   * called from inside a frame, before the call has changed anything.
+   */
+  #mayStartFrame(): boolean {
+    if (this.#disposed) return false;
     if (this.#inFrame) {
       throw new Error('fixedtick: a frame was started from inside a frame (re-entrant advance)');
     }
+    return true;
+  }
+
+  /** The frame a disposed loop returns: nothing ran. */
+  #idleFrame(): FrameInfo {
+    const info = this.#info;
+    info.steps = 0;
+    info.delta = 0;
+    info.unscaledDelta = 0;
+    info.dropped = 0;
+    return info;
+  }
+
+  #runGuarded(): FrameInfo {
+    const info = this.#info;
     this.#inFrame = true;
     try {
       this.#runFrame();

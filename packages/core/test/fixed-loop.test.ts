@@ -302,3 +302,55 @@ describe('option validation', () => {
     expect(loop.advance(10).steps).toBe(600);
   });
 });
+
+describe('frameTimestampMs', () => {
+  it('is the timestamp given to frame() and frameAfterGap(), exactly, readable in onFrameStart', () => {
+    const loop = new FixedLoop();
+    const seen: number[] = [];
+    loop.onFrameStart(() => seen.push(loop.frameTimestampMs));
+    expect(loop.frameTimestampMs).toBeNaN();
+    loop.frame(1_700_000_000_123.456);
+    loop.frame(1_700_000_000_140.125);
+    loop.frameAfterGap(1_700_000_060_000.5);
+    expect(seen).toEqual([1_700_000_000_123.456, 1_700_000_000_140.125, 1_700_000_060_000.5]);
+    expect(loop.frameTimestampMs).toBe(1_700_000_060_000.5);
+  });
+
+  it.each([
+    ['advance(1/60)', (loop: FixedLoop) => loop.advance(1 / 60)],
+    ['stepOnce()', (loop: FixedLoop) => loop.stepOnce()],
+    ['frame(NaN)', (loop: FixedLoop) => loop.frame(Number.NaN)],
+    ['frame(Infinity)', (loop: FixedLoop) => loop.frame(Number.POSITIVE_INFINITY)],
+    ['frameAfterGap(NaN)', (loop: FixedLoop) => loop.frameAfterGap(Number.NaN)],
+  ])('is NaN for a frame run by %s', (_name, run) => {
+    const loop = new FixedLoop();
+    loop.frame(500);
+    let inside = 0;
+    loop.onFrameStart(() => {
+      inside = loop.frameTimestampMs;
+    });
+    run(loop);
+    expect(inside).toBeNaN();
+    expect(loop.frameTimestampMs).toBeNaN();
+  });
+
+  it('a refused nested frame() leaves it (and the origin) unchanged', () => {
+    const loop = new FixedLoop();
+    loop.frame(1000);
+    loop.onUpdate(() => {
+      expect(() => loop.frame(5000)).toThrow(/inside a frame/);
+    });
+    loop.frame(1000 + 1000 / 60);
+    expect(loop.frameTimestampMs).toBe(1000 + 1000 / 60);
+    expect(loop.frame(1000 + 2000 / 60).steps).toBe(1);
+    expect(loop.stats.anomalies).toBe(0);
+  });
+
+  it('a backwards timestamp is still the frame’s timestamp, as given', () => {
+    const loop = new FixedLoop();
+    loop.frame(1000);
+    loop.frame(400);
+    expect(loop.frameTimestampMs).toBe(400);
+    expect(loop.stats.anomalies).toBe(1);
+  });
+});

@@ -12,6 +12,7 @@
  * ```
  */
 import type { FixedLoop } from '../fixed-loop.ts';
+import { optionValueError } from '../input/describe-value.ts';
 import { TimingHistory } from './timing-history.ts';
 
 /**
@@ -101,12 +102,10 @@ const TEXT_HEIGHT = 28;
 const ALPHA_HEIGHT = 14;
 const PAD = 3;
 
-function positiveOption(name: string, value: number | undefined, fallback: number): number {
+function positiveOption(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(
-      `fixedtick: option "${name}" must be a positive finite number, got ${String(value)}`,
-    );
+    throw optionValueError(name, value, 'a positive finite number');
   }
   return value;
 }
@@ -145,40 +144,47 @@ const POSITIONS: readonly TimingGraphPosition[] = [
  */
 export function createTimingGraph(
   loop: TimingGraphSource,
-  options: TimingGraphOptions = {},
+  options?: TimingGraphOptions,
 ): TimingGraph {
-  const frames = options.frames ?? 160;
+  let isLoop = false;
+  let o: TimingGraphOptions = {};
+  try {
+    isLoop = typeof (loop as TimingGraphSource | undefined)?.onPostRender === 'function';
+    // read once, as a copy: null, a primitive or an object that throws when read (a hostile
+    // Proxy) counts as no options
+    o = { ...options };
+  } catch {}
+  if (!isLoop) throw optionValueError('loop', loop, 'a FixedLoop', TypeError);
+  const frames = o.frames ?? 160;
   const history = new TimingHistory(frames);
   // Whole CSS pixels, so every canvas call below gets integers (see heightOf).
-  const width = Math.round(positiveOption('width', options.width, 320));
-  const height = Math.round(positiveOption('height', options.height, 120));
+  const width = Math.round(positiveOption('width', o.width, 320));
+  const height = Math.round(positiveOption('height', o.height, 120));
   const fixedMaxMs =
-    options.maxFrameMs === undefined ? 0 : positiveOption('maxFrameMs', options.maxFrameMs, 50);
-  const position = options.position ?? 'top-left';
+    o.maxFrameMs === undefined ? 0 : positiveOption('maxFrameMs', o.maxFrameMs, 50);
+  const position = o.position ?? 'top-left';
   if (!POSITIONS.includes(position)) {
-    throw new RangeError(
-      `fixedtick: option "position" must be one of ${POSITIONS.join(', ')}, got ${String(position)}`,
-    );
+    throw optionValueError('position', position, `one of ${POSITIONS.join(', ')}`);
   }
-  const toggleKey = options.toggleKey;
+  const toggleKey = o.toggleKey;
   if (toggleKey !== undefined && (typeof toggleKey !== 'string' || toggleKey.length === 0)) {
-    throw new RangeError(
-      `fixedtick: option "toggleKey" must be a non-empty string, got ${String(toggleKey)}`,
-    );
+    throw optionValueError('toggleKey', toggleKey, 'a non-empty string');
   }
   const minHeight = TEXT_HEIGHT + ALPHA_HEIGHT + 20;
   if (height < minHeight) {
-    throw new RangeError(
-      `fixedtick: option "height" must be at least ${minHeight}, got ${String(height)}`,
-    );
+    throw optionValueError('height', height, `at least ${minHeight}`);
+  }
+  const given = o.container;
+  if (given !== undefined && typeof given?.appendChild !== 'function') {
+    throw optionValueError('container', given, 'an element', TypeError);
   }
 
   const doc: Document | undefined =
-    options.container?.ownerDocument ?? (typeof document === 'undefined' ? undefined : document);
+    given?.ownerDocument ?? (typeof document === 'undefined' ? undefined : document);
   if (doc === undefined) {
     throw new Error('fixedtick: createTimingGraph needs a DOM (a document or a `container`)');
   }
-  const container = options.container ?? doc.body;
+  const container = given ?? doc.body;
   const view = doc.defaultView;
   const dpr = view?.devicePixelRatio && view.devicePixelRatio > 0 ? view.devicePixelRatio : 1;
 
@@ -202,7 +208,7 @@ export function createTimingGraph(
   ctx.textBaseline = 'top';
   container.appendChild(canvas);
 
-  let visible = options.visible ?? true;
+  let visible = o.visible ?? true;
   let disposed = false;
   let drawnRates = -1;
   let lastAnomalies = loop.stats.anomalies;
@@ -330,14 +336,23 @@ export function createTimingGraph(
   };
   const unsubscribe = loop.onPostRender(onFrame);
 
+  const wanted = toggleKey?.toLowerCase();
+  // Never throws: a keydown without a `key` (Chrome's autofill sends these) or with odd fields
+  // is not the toggle key.
   const onKey = (event: KeyboardEvent): void => {
-    if (event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
-    const target = event.target as HTMLElement | null;
-    const tag = target?.tagName;
-    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) {
-      return;
+    try {
+      if (event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
+      // a keydown without a `key` throws here, and is ignored below
+      if (event.key.toLowerCase() !== wanted) return;
+      const target = event.target as HTMLElement | null;
+      const tag = target?.tagName;
+      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) {
+        return;
+      }
+      graph.toggle();
+    } catch {
+      // an odd event: not the toggle key
     }
-    if (event.key.toLowerCase() === (toggleKey as string).toLowerCase()) graph.toggle();
   };
   if (toggleKey !== undefined) view?.addEventListener('keydown', onKey);
 

@@ -1,10 +1,18 @@
 import type { FrameInfo } from '../fixed-loop.ts';
+import { optionValueError } from '../input/describe-value.ts';
 
 /**
  * How often the rates of a {@link TimingHistory} are recomputed, in seconds of real time: 4 Hz
  * reads steadily without turning every frame into a new string.
  */
 export const TIMING_RATE_PERIOD = 0.25;
+
+/**
+ * Frames a {@link TimingHistory} keeps at most: 2²⁰ = 1 048 576, over 4.8 hours at 60 fps in
+ * 14.7 MB. A graph shows a few hundred; the cap keeps a bad `frames` (`1e308`) from becoming a
+ * raw "Invalid typed array length" error or an allocation of gigabytes.
+ */
+export const TIMING_MAX_FRAMES = 1 << 20;
 
 /** Rates over the last completed period of a {@link TimingHistory}. */
 export interface TimingRates {
@@ -52,12 +60,13 @@ export class TimingHistory {
   #periodAnomalies = 0;
   #ratesVersion = 0;
 
-  /** @param capacity frames kept; a positive integer. */
+  /**
+   * @param capacity frames kept: a whole number from 1 to {@link TIMING_MAX_FRAMES}.
+   * @throws RangeError naming `frames` for any other value.
+   */
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new RangeError(
-        `fixedtick: option "frames" must be a positive integer, got ${String(capacity)}`,
-      );
+    if (!Number.isInteger(capacity) || capacity < 1 || capacity > TIMING_MAX_FRAMES) {
+      throw optionValueError('frames', capacity, `a whole number from 1 to ${TIMING_MAX_FRAMES}`);
     }
     this.capacity = capacity;
     this.frameMs = new Float32Array(capacity);

@@ -10,4 +10,9 @@ export {
   type TimingGraphPosition,
   type TimingGraphSource,
 } from '../debug/timing-graph.ts';
-export { TIMING_RATE_PERIOD, TimingHistory, type TimingRates } from '../debug/timing-history.ts';
+export {
+  TIMING_MAX_FRAMES,
+  TIMING_RATE_PERIOD,
+  TimingHistory,
+  type TimingRates,
+} from '../debug/timing-history.ts';

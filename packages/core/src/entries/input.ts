@@ -15,13 +15,21 @@ export {
 export {
   type InputEventKind,
   InputLatch,
+  type InputLatchOptions,
   type InputListener,
+  type InputTiming,
 } from '../input/input-latch.ts';
+export {
+  INPUT_MAX_KEY_LENGTH,
+  INPUT_MAX_KEYS,
+  RECORDING_MAX_EVENTS,
+} from '../input/input-limits.ts';
 export { InputRecording, type ReplayOptions } from '../input/input-recording.ts';
 export {
   InputRecordingError,
   type InputRecordingJSON,
   RECORDING_FORMAT,
   RECORDING_VERSION,
+  type RecordedCoordinate,
   type RecordedEventJSON,
 } from '../input/recording-format.ts';

@@ -16,8 +16,13 @@
  *   `held` is true for at least one tick of every press.
  * - Every event is stamped with the tick it is delivered in (see {@link InputLatch.onInput});
  *   replaying those stamps (`InputRecording`) reproduces the simulation exactly.
+ * - With `timing: 'timestamp'`, an event that carries a time goes to the first tick whose
+ *   simulated span ends at or after that moment (see {@link InputLatchOptions.timing}): the same
+ *   tick at any display rate.
+ * - Memory and per-frame work are bounded: at most {@link INPUT_MAX_KEYS} keys at once; a
+ *   released key is forgotten when room is needed.
  * - Nothing is allocated per event or per frame in the steady state: events live in typed
- *   arrays, keys are interned once.
+ *   arrays, and a key keeps its slot until room is needed.
  *
  * @example
  * ```ts
@@ -29,6 +34,7 @@
  */
 import type { FixedLoop } from '../fixed-loop.ts';
 import type { Unsubscribe } from '../hook.ts';
+import { describeValue, optionValueError } from './describe-value.ts';
 import {
   type BindKeyboardOptions,
   type BindPointerOptions,
@@ -37,6 +43,10 @@ import {
   type KeyboardTarget,
   type PointerTarget,
 } from './dom-bindings.ts';
+import { FrameTimeMap } from './frame-time-map.ts';
+import { grown } from './grown.ts';
+import { checkKey, INPUT_MAX_KEYS } from './input-limits.ts';
+import { readOptions } from './read-options.ts';
 
 /** What an input event did: a key went down or up, or the pointer moved. */
 export type InputEventKind = 'press' | 'release' | 'move';
@@ -86,12 +96,89 @@ export interface LatchInternals {
   drive(source: LatchSource | undefined, start?: LatchStart, onEnd?: () => void): void;
 }
 
+/**
+ * When a latched event reaches the simulation: see {@link InputLatchOptions.timing}.
+ * `'arrival'` is the default.
+ */
+export type InputTiming = 'arrival' | 'timestamp';
+
+/** Options of {@link InputLatch}. */
+export interface InputLatchOptions {
+  /**
+   * When an event reaches the simulation.
+   *
+   * - `'arrival'`: the first tick that runs after `press`/`release` is called.
+   * - `'timestamp'`: an event that carries a time (`event.timeStamp` through the DOM bindings, or
+   *   `press(key, timeMs)` / `release(key, timeMs)`, on the clock of the frame timestamps) goes
+   *   to the first tick whose simulated span `(k·fixedDelta, (k+1)·fixedDelta]` ends at or after
+   *   that moment, mapped through the loop's frame timestamps: a press at the same real moment
+   *   lands on the same tick at 30, 60 or 144 Hz. Never a tick that has already run; a moment
+   *   after the last step boundary of the frame `'arrival'` would deliver it in goes to the next
+   *   tick, one tick later. Events without a time, and frames run by `advance()` /
+   *   `stepOnce()`, keep `'arrival'`.
+   *
+   * See `docs/input-and-determinism.md` for the rule worked out at 30, 60 and 144 fps.
+   * @defaultValue `'arrival'`
+   */
+  timing?: InputTiming;
+}
+
 const PRESS = 0;
 const RELEASE = 1;
 const KIND_NAMES: readonly InputEventKind[] = ['press', 'release', 'move'];
 const NEVER = Number.NEGATIVE_INFINITY;
+/** The tick an event without a mapped time waits for: none, it goes to the next tick. */
+const NEXT_TICK = Number.NEGATIVE_INFINITY;
 const INITIAL_KEYS = 32;
 const INITIAL_QUEUE = 64;
+
+/** True for a loop the latch can subscribe to (a FixedLoop or an adapter's loop). */
+function isLoop(value: unknown): value is FixedLoop {
+  try {
+    const loop = value as FixedLoop;
+    return (
+      typeof loop === 'object' &&
+      loop !== null &&
+      typeof loop.onFixedUpdate === 'function' &&
+      typeof loop.onFrameStart === 'function'
+    );
+  } catch {
+    return false; // a Proxy whose traps throw
+  }
+}
+
+function readTiming(options: unknown): InputTiming {
+  const { timing } = readOptions(options, 'InputLatch', ['timing']);
+  if (timing === undefined || timing === 'arrival') return 'arrival';
+  if (timing === 'timestamp') return timing;
+  throw optionValueError('timing', timing, '"arrival" or "timestamp"');
+}
+
+/**
+ * Throws the library's `RangeError` for a press or release time that is not a finite number or
+ * `undefined`. It returns nothing: a double returned (or passed) through a call V8 does not
+ * inline is boxed, and events must allocate nothing, so the time travels as the caller's value.
+ */
+function checkTime(timeMs: unknown): void {
+  if (timeMs !== undefined && !(typeof timeMs === 'number' && Number.isFinite(timeMs))) {
+    throw optionValueError('timeMs', timeMs, 'a finite number of milliseconds (or undefined)');
+  }
+}
+
+/** `a` and `b` are the same number, −0 and 0 told apart (so a −0 reaches the simulation). */
+function same(a: number, b: number): boolean {
+  return a === b && (a !== 0 || 1 / a === 1 / b);
+}
+
+let isLatch: (value: unknown) => boolean;
+
+/**
+ * True for an {@link InputLatch} of this library: a brand check that no Proxy or look-alike
+ * passes, and that never throws. @internal
+ */
+export function isInputLatch(value: unknown): value is InputLatch {
+  return isLatch(value);
+}
 
 /**
  * Latches key and pointer input for a {@link FixedLoop}: `press`/`release` from any source
@@ -100,15 +187,25 @@ const INITIAL_QUEUE = 64;
  *
  * Keys are strings: `KeyboardEvent.code` values (`'Space'`, `'KeyW'`) from {@link InputLatch.bindKeyboard},
  * `'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`, `'MouseForward'` from
- * {@link InputLatch.bindPointer}, or any name you choose.
+ * {@link InputLatch.bindPointer}, or any name you choose (a non-empty string of at most
+ * {@link INPUT_MAX_KEY_LENGTH} characters).
  *
  * See the module doc for the guarantees and `docs/input-and-determinism.md` for the why.
  */
 export class InputLatch {
   readonly #loop: FixedLoop;
+  readonly #timing: InputTiming;
+  readonly #timeMap: FrameTimeMap | undefined;
+
+  // Key slots. A slot holds one key name ('' when free); slots below #top have been used, so
+  // per-frame passes stop there. Released keys give their slot back when room is needed.
   readonly #keys = new Map<string, number>();
   readonly #names: string[] = [];
+  #top = 0;
+  #used = 0;
   #capacity = INITIAL_KEYS;
+  #free = new Int32Array(INITIAL_KEYS);
+  #freeCount = 0;
 
   // Live view: what the sources said, as it arrives.
   #liveDown = new Uint8Array(INITIAL_KEYS);
@@ -124,15 +221,22 @@ export class InputLatch {
   #held = new Uint8Array(INITIAL_KEYS);
   #pressTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
   #releaseTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
-  #changeTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
+  /** The last tick in which the key changed state or held an event back for a later tick. */
+  #busyTick = new Float64Array(INITIAL_KEYS).fill(NEVER);
+  /** Events of the key waiting in the queue. */
+  #queued = new Int32Array(INITIAL_KEYS);
   #simX = 0;
   #simY = 0;
   #deliveredTick = NEVER;
 
-  // Events waiting for a tick, in arrival order.
+  // Events waiting for a tick, in arrival order: kind, key slot, time (ms; timestamp timing)
+  // and the tick they wait for (NEXT_TICK; NaN while a timed event is not mapped yet).
   #queueKind = new Uint8Array(INITIAL_QUEUE);
   #queueKey = new Int32Array(INITIAL_QUEUE);
+  #queueTime = new Float64Array(INITIAL_QUEUE);
+  #queueTarget = new Float64Array(INITIAL_QUEUE);
   #queueLength = 0;
+  #unmapped = 0;
 
   #listeners: readonly InputListener[] = [];
   #source: LatchSource | undefined;
@@ -144,8 +248,17 @@ export class InputLatch {
   readonly #unsubscribe: Unsubscribe[];
   #disposed = false;
 
-  /** @param loop the loop whose ticks receive the input. */
-  constructor(loop: FixedLoop) {
+  /**
+   * @param loop the loop whose ticks receive the input (a `FixedLoop` or an adapter's loop).
+   * @param options see {@link InputLatchOptions}.
+   * @throws TypeError when `loop` is not a loop; RangeError for a bad option (naming it).
+   */
+  constructor(loop: FixedLoop, options?: InputLatchOptions) {
+    if (!isLoop(loop)) {
+      throw optionValueError('loop', loop, 'a FixedLoop', TypeError);
+    }
+    this.#timing = readTiming(options);
+    this.#timeMap = this.#timing === 'timestamp' ? new FrameTimeMap(loop) : undefined;
     this.#loop = loop;
     this.#unsubscribe = [
       // First in every tick and frame, so every other listener sees the latched state.
@@ -159,42 +272,56 @@ export class InputLatch {
     return this.#loop;
   }
 
+  /** When events reach the simulation: see {@link InputLatchOptions.timing}. */
+  get timing(): InputTiming {
+    return this.#timing;
+  }
+
   // ---- sources ---------------------------------------------------------------------------
 
   /**
-   * `key` went down. Ignored if it is already down (keyboard auto-repeat, two sources for one
-   * key) or while a replay drives the latch.
+   * `key` went down, at `timeMs` if given (milliseconds on the clock of the loop's frame
+   * timestamps; used with `timing: 'timestamp'`, else ignored). Ignored if the key is already
+   * down (keyboard auto-repeat, two sources for one key) or while a replay drives the latch.
+   * @throws TypeError for a bad key name, RangeError for a time that is not a finite number or
+   * when {@link INPUT_MAX_KEYS} keys are tracked already.
    */
-  press(key: string): void {
+  press(key: string, timeMs?: number): void {
+    checkTime(timeMs);
+    let k = this.#keys.get(key);
+    if (k === undefined) checkKey(key);
     if (this.#source !== undefined || this.#disposed) return;
-    const k = this.#intern(key);
-    if (this.#liveDown[k] === 1) return;
+    if (k === undefined) k = this.#intern(key);
+    else if (this.#liveDown[k] === 1) return;
     this.#liveDown[k] = 1;
     this.#livePressed[k] = 1;
-    this.#enqueue(PRESS, k);
+    this.#enqueue(PRESS, k, timeMs);
   }
 
-  /** `key` went up. Ignored if it is not down, or while a replay drives the latch. */
-  release(key: string): void {
-    if (this.#source !== undefined || this.#disposed) return;
-    const k = this.#intern(key);
-    if (this.#liveDown[k] === 0) return;
-    this.#liveDown[k] = 0;
-    this.#liveReleased[k] = 1;
-    this.#enqueue(RELEASE, k);
+  /**
+   * `key` went up, at `timeMs` if given (see {@link press}). Ignored if it is not down, or while
+   * a replay drives the latch.
+   */
+  release(key: string, timeMs?: number): void {
+    checkTime(timeMs);
+    const k = this.#keys.get(key);
+    if (k === undefined) checkKey(key);
+    if (this.#source !== undefined || this.#disposed || k === undefined) return;
+    if (this.#liveDown[k] === 1) this.#release(k, timeMs);
   }
 
   /** Releases every key that is down (focus loss: the key-up events will never come). */
   releaseAll(): void {
-    const names = this.#names;
-    for (let k = 0; k < names.length; k++) {
-      if (this.#liveDown[k] === 1) this.release(names[k]);
+    if (this.#source !== undefined || this.#disposed) return;
+    for (let k = 0; k < this.#top; k++) {
+      if (this.#liveDown[k] === 1) this.#release(k, undefined);
     }
   }
 
   /**
    * The pointer is at (`x`, `y`). Only the latest position matters: each tick sees the position
-   * as it stood when the tick began ({@link pointerX}).
+   * as it stood when the tick began ({@link pointerX}). Values that are not finite numbers are
+   * ignored.
    */
   move(x: number, y: number): void {
     if (this.#source !== undefined || this.#disposed) return;
@@ -204,9 +331,10 @@ export class InputLatch {
   }
 
   /**
-   * Feeds `KeyboardEvent.code` keys from `target` (usually `window`): keydown/keyup, auto-repeat
-   * ignored, and every held key released when `target` loses focus (`blur`). Returns the
-   * function that removes every listener it added. Touches the DOM only when called.
+   * Feeds `KeyboardEvent.code` keys from `target` (usually `window`): keydown/keyup with their
+   * `timeStamp`, auto-repeat ignored, and every held key released when `target` loses focus
+   * (`blur`). Returns the function that removes every listener it added. Touches the DOM only
+   * when called.
    */
   bindKeyboard(target: KeyboardTarget, options?: BindKeyboardOptions): Unsubscribe {
     return this.#track(bindKeyboard(this, target, options));
@@ -214,8 +342,8 @@ export class InputLatch {
 
   /**
    * Feeds pointer buttons (`'MouseLeft'`, `'MouseRight'`, `'MouseMiddle'`, `'MouseBack'`,
-   * `'MouseForward'`) and the pointer position from `target` (usually the canvas). Returns the
-   * function that removes every listener it added.
+   * `'MouseForward'`) with their `timeStamp`, and the pointer position, from `target` (usually
+   * the canvas). Returns the function that removes every listener it added.
    */
   bindPointer(target: PointerTarget, options?: BindPointerOptions): Unsubscribe {
     return this.#track(bindPointer(this, target, options));
@@ -224,28 +352,30 @@ export class InputLatch {
   // ---- tick queries (fixedUpdate) ----------------------------------------------------------
 
   /**
-   * True in exactly one tick per press of `key`: the first tick that runs after it. Call it from
-   * `fixedUpdate` (or `postSimulation`); outside a step it answers for the last tick that ran —
-   * in `update` code use {@link pressedThisFrame}.
+   * True in exactly one tick per press of `key`: the first tick that runs after it (with
+   * `timing: 'timestamp'`, the tick of its time). Call it from `fixedUpdate` (or
+   * `postSimulation`); outside a step it answers for the last tick that ran — in `update` code
+   * use {@link pressedThisFrame}. A key never pressed is not pressed; a value that cannot be a
+   * key (`42`, `''`) throws the `TypeError` that `press` would.
    */
   pressed(key: string): boolean {
     const tick = this.#currentTick();
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#pressTick[k] === tick;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#pressTick[k] === tick;
   }
 
   /** True in exactly one tick per release of `key`: the first tick after it that the key was down. */
   released(key: string): boolean {
     const tick = this.#currentTick();
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#releaseTick[k] === tick;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#releaseTick[k] === tick;
   }
 
   /** True while `key` is down as far as the simulation knows (from its `pressed` tick on). */
   held(key: string): boolean {
     this.#currentTick();
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#held[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#held[k] === 1;
   }
 
   /** Pointer x as the simulation sees it (latched at the start of each tick). */
@@ -268,20 +398,20 @@ export class InputLatch {
    * {@link pressed} there.
    */
   pressedThisFrame(key: string): boolean {
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#framePressed[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#framePressed[k] === 1;
   }
 
   /** True during the one frame that follows a release of `key`. */
   releasedThisFrame(key: string): boolean {
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#frameReleased[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#frameReleased[k] === 1;
   }
 
   /** True if `key` was down when this frame began. */
   heldThisFrame(key: string): boolean {
-    const k = this.#keys.get(key);
-    return k !== undefined && this.#frameDown[k] === 1;
+    const k = this.#slotOf(key);
+    return k >= 0 && this.#frameDown[k] === 1;
   }
 
   // ---- observation and lifecycle -----------------------------------------------------------
@@ -290,8 +420,12 @@ export class InputLatch {
    * Calls `listener(tick, kind, key, x, y)` for each event as it is delivered to the
    * simulation, stamped with its tick (recording, sending inputs to a server). A listener that
    * throws does not stop delivery; the first error is rethrown after the tick's events are in.
+   * @throws TypeError when `listener` is not a function.
    */
   onInput(listener: InputListener): Unsubscribe {
+    if (typeof listener !== 'function') {
+      throw new TypeError(`fixedtick: onInput expects a function, got ${typeof listener}`);
+    }
     this.#listeners = [...this.#listeners, listener];
     return () => {
       this.#listeners = this.#listeners.filter((l) => l !== listener);
@@ -301,6 +435,15 @@ export class InputLatch {
   /** Events waiting for a tick. */
   get pending(): number {
     return this.#queueLength;
+  }
+
+  /**
+   * Keys the latch keeps a slot for: down, waiting for a tick, or changed lately. A released
+   * key keeps its slot until room is needed for another, so this stays small whatever keys come
+   * and go, and never exceeds {@link INPUT_MAX_KEYS}.
+   */
+  get keyCount(): number {
+    return this.#used;
   }
 
   /** True while an `InputRecording` replay drives the latch (live input is ignored). */
@@ -325,7 +468,7 @@ export class InputLatch {
       snapshot: () => {
         this.#currentTick();
         const held: string[] = [];
-        for (let k = 0; k < this.#names.length; k++) {
+        for (let k = 0; k < this.#top; k++) {
           if (this.#held[k] === 1) held.push(this.#names[k]);
         }
         return { held, pointerX: this.#simX, pointerY: this.#simY };
@@ -334,14 +477,21 @@ export class InputLatch {
     };
   }
 
+  static {
+    isLatch = (value) => typeof value === 'object' && value !== null && #loop in value;
+  }
+
   // ---- internals ---------------------------------------------------------------------------
 
-  readonly #onTick = (_fixedDelta: number, tick: number): void => {
-    this.#deliver(tick);
-  };
+  // Tiny for the same reason as #onFrame.
+  readonly #onTick = (_fixedDelta: number, tick: number): void => this.#deliver(tick);
 
-  readonly #onFrame = (): void => {
-    const n = this.#names.length;
+  // Tiny, so that V8 inlines it into the loop's frame: the loop passes doubles (delta, alpha)
+  // to its listeners, and a call that is not inlined boxes them (an allocation per frame).
+  readonly #onFrame = (): void => this.#frameStart();
+
+  #frameStart(): void {
+    const n = this.#top;
     for (let k = 0; k < n; k++) {
       this.#frameDown[k] = this.#liveDown[k];
       this.#framePressed[k] = this.#livePressed[k];
@@ -349,7 +499,12 @@ export class InputLatch {
       this.#livePressed[k] = 0;
       this.#liveReleased[k] = 0;
     }
-  };
+    const timeMap = this.#timeMap;
+    if (timeMap !== undefined) {
+      timeMap.beginFrame();
+      if (this.#unmapped > 0) this.#mapPending();
+    }
+  }
 
   /** The tick queries answer for: the step running now, else the last one that ran. */
   #currentTick(): number {
@@ -360,6 +515,14 @@ export class InputLatch {
       return loop.tick;
     }
     return loop.tick - 1;
+  }
+
+  /** The slot of `key`, or -1 for a key the latch does not hold (throwing for a non-key). */
+  #slotOf(key: string): number {
+    const k = this.#keys.get(key);
+    if (k !== undefined) return k;
+    checkKey(key);
+    return -1;
   }
 
   #nextTick(): number {
@@ -384,25 +547,40 @@ export class InputLatch {
     }
   }
 
+  /** Gives each timed event that arrived since the last mapping its tick (timestamp timing). */
+  #mapPending(): void {
+    (this.#timeMap as FrameTimeMap).map(this.#queueTime, this.#queueTarget, this.#queueLength);
+    this.#unmapped = 0;
+  }
+
   #deliverLive(tick: number): void {
+    // Timed events that arrived during this frame take its mapping.
+    if (this.#unmapped > 0) this.#mapPending();
     const kinds = this.#queueKind;
     const keys = this.#queueKey;
+    const times = this.#queueTime;
+    const targets = this.#queueTarget;
+    const busy = this.#busyTick;
     const n = this.#queueLength;
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const k = keys[i];
-      const kind = kinds[i];
-      if (this.#changeTick[k] === tick) {
-        // This key already changed in this tick: keep the event, in order, for the next one.
+      if (busy[k] === tick || targets[i] > tick) {
+        // This key already changed in this tick, or the event belongs to a later tick: keep it,
+        // in order, and hold the key's later events back with it.
+        busy[k] = tick;
+        kinds[kept] = kinds[i];
         keys[kept] = k;
-        kinds[kept] = kind;
+        times[kept] = times[i];
+        targets[kept] = targets[i];
         kept++;
       } else {
-        this.#apply(kind, k, tick);
+        this.#queued[k]--;
+        this.#apply(kinds[i], k, tick);
       }
     }
     this.#queueLength = kept;
-    if (this.#liveX !== this.#simX || this.#liveY !== this.#simY) {
+    if (!same(this.#liveX, this.#simX) || !same(this.#liveY, this.#simY)) {
       this.#simX = this.#liveX;
       this.#simY = this.#liveY;
       this.#emit(tick, 'move', '', this.#simX, this.#simY);
@@ -410,7 +588,7 @@ export class InputLatch {
   }
 
   #apply(kind: number, k: number, tick: number): void {
-    this.#changeTick[k] = tick;
+    this.#busyTick[k] = tick;
     if (kind === PRESS) {
       this.#held[k] = 1;
       this.#pressTick[k] = tick;
@@ -431,7 +609,7 @@ export class InputLatch {
       this.#emit(tick, 'move', '', x, y);
       return;
     }
-    const k = this.#intern(key);
+    const k = this.#keys.get(key) ?? this.#intern(key);
     const code = kind === 'press' ? PRESS : RELEASE;
     // The per-frame view follows the replay, so update code reacts as it did when recording.
     this.#liveDown[k] = code === PRESS ? 1 : 0;
@@ -461,17 +639,19 @@ export class InputLatch {
     this.#sourceEnd = onEnd;
     this.#sourceBase = this.#nextTick();
     this.#queueLength = 0;
-    const n = this.#names.length;
+    this.#unmapped = 0;
+    const n = this.#top;
     for (let k = 0; k < n; k++) {
       this.#held[k] = 0;
       this.#liveDown[k] = 0;
+      this.#queued[k] = 0;
       this.#pressTick[k] = NEVER;
       this.#releaseTick[k] = NEVER;
-      this.#changeTick[k] = NEVER;
+      this.#busyTick[k] = NEVER;
     }
     if (start !== undefined) {
       for (const key of start.held) {
-        const k = this.#intern(key);
+        const k = this.#keys.get(key) ?? this.#intern(key);
         this.#held[k] = 1;
         this.#liveDown[k] = 1;
       }
@@ -486,7 +666,7 @@ export class InputLatch {
     this.#source = undefined;
     this.#sourceEnd = undefined;
     // Live input resumes from the state the replay left.
-    this.#liveDown.set(this.#held.subarray(0, this.#names.length));
+    this.#liveDown.set(this.#held.subarray(0, this.#top));
     onEnd?.();
   }
 
@@ -499,57 +679,104 @@ export class InputLatch {
     return off;
   }
 
-  #enqueue(kind: number, k: number): void {
-    let n = this.#queueLength;
-    if (n === this.#queueKind.length) {
-      const kinds = new Uint8Array(n * 2);
-      kinds.set(this.#queueKind);
-      this.#queueKind = kinds;
-      const keys = new Int32Array(n * 2);
-      keys.set(this.#queueKey);
-      this.#queueKey = keys;
-    }
-    this.#queueKind[n] = kind;
-    this.#queueKey[n] = k;
-    n++;
-    this.#queueLength = n;
+  #release(k: number, timeMs: number | undefined): void {
+    this.#liveDown[k] = 0;
+    this.#liveReleased[k] = 1;
+    this.#enqueue(RELEASE, k, timeMs);
   }
 
-  #intern(key: string): number {
-    const known = this.#keys.get(key);
-    if (known !== undefined) return known;
-    if (typeof key !== 'string' || key.length === 0) {
-      throw new TypeError(`fixedtick: an input key must be a non-empty string, got ${String(key)}`);
+  #enqueue(kind: number, k: number, timeMs: number | undefined): void {
+    const n = this.#queueLength;
+    if (n === this.#queueKind.length) this.#growQueue();
+    this.#queueKind[n] = kind;
+    this.#queueKey[n] = k;
+    if (this.#timeMap !== undefined && timeMs !== undefined) {
+      this.#queueTime[n] = timeMs;
+      this.#queueTarget[n] = Number.NaN;
+      this.#unmapped++;
+    } else {
+      this.#queueTarget[n] = NEXT_TICK;
     }
-    const k = this.#names.length;
-    if (k === this.#capacity) this.#grow();
+    this.#queued[k]++;
+    this.#queueLength = n + 1;
+  }
+
+  #growQueue(): void {
+    const size = this.#queueKind.length * 2;
+    this.#queueKind = grown(this.#queueKind, size);
+    this.#queueKey = grown(this.#queueKey, size);
+    this.#queueTime = grown(this.#queueTime, size);
+    this.#queueTarget = grown(this.#queueTarget, size);
+  }
+
+  /** A slot for `key` (a valid key name the latch does not hold yet). */
+  #intern(key: string): number {
+    if (this.#freeCount === 0 && this.#top === this.#capacity) this.#makeRoom(key);
+    const k = this.#freeCount > 0 ? this.#free[--this.#freeCount] : this.#top++;
     this.#keys.set(key, k);
-    this.#names.push(key);
+    this.#names[k] = key;
+    this.#used++;
     return k;
+  }
+
+  /**
+   * Every slot is taken: forget the keys that no query can answer true for any more, and grow
+   * the table if that freed less than a quarter of it (so a game's own keys settle into their
+   * slots and are not forgotten and re-learnt over and over).
+   */
+  #makeRoom(key: string): void {
+    const freed = this.#forgetReleased();
+    if (freed * 4 >= this.#capacity) return;
+    if (this.#capacity < INPUT_MAX_KEYS) this.#grow();
+    else if (freed === 0) {
+      throw new RangeError(
+        `fixedtick: an InputLatch tracks at most ${INPUT_MAX_KEYS} keys at once (down, waiting for a tick or changed in the last tick); ${describeValue(key)} would be one more`,
+      );
+    }
+  }
+
+  /** Frees the slot of every key that is up, has no event waiting and changed two ticks ago or more. */
+  #forgetReleased(): number {
+    // Tick queries answer for the running tick or the last one that ran: loop.tick - 1 or later.
+    const oldest = this.#loop.tick - 1;
+    let freed = 0;
+    for (let k = 0; k < this.#top; k++) {
+      const name = this.#names[k];
+      if (
+        name === '' ||
+        this.#queued[k] !== 0 ||
+        this.#busyTick[k] >= oldest ||
+        (this.#liveDown[k] | this.#livePressed[k] | this.#liveReleased[k] | this.#held[k]) !== 0 ||
+        (this.#frameDown[k] | this.#framePressed[k] | this.#frameReleased[k]) !== 0
+      ) {
+        continue;
+      }
+      this.#keys.delete(name);
+      this.#names[k] = '';
+      this.#pressTick[k] = NEVER;
+      this.#releaseTick[k] = NEVER;
+      this.#busyTick[k] = NEVER;
+      this.#free[this.#freeCount++] = k;
+      this.#used--;
+      freed++;
+    }
+    return freed;
   }
 
   #grow(): void {
     const size = this.#capacity * 2;
-    const u8 = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
-      const b = new Uint8Array(size);
-      b.set(a);
-      return b;
-    };
-    const f64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(size).fill(NEVER);
-      b.set(a);
-      return b;
-    };
-    this.#liveDown = u8(this.#liveDown);
-    this.#livePressed = u8(this.#livePressed);
-    this.#liveReleased = u8(this.#liveReleased);
-    this.#frameDown = u8(this.#frameDown);
-    this.#framePressed = u8(this.#framePressed);
-    this.#frameReleased = u8(this.#frameReleased);
-    this.#held = u8(this.#held);
-    this.#pressTick = f64(this.#pressTick);
-    this.#releaseTick = f64(this.#releaseTick);
-    this.#changeTick = f64(this.#changeTick);
+    this.#liveDown = grown(this.#liveDown, size);
+    this.#livePressed = grown(this.#livePressed, size);
+    this.#liveReleased = grown(this.#liveReleased, size);
+    this.#frameDown = grown(this.#frameDown, size);
+    this.#framePressed = grown(this.#framePressed, size);
+    this.#frameReleased = grown(this.#frameReleased, size);
+    this.#held = grown(this.#held, size);
+    this.#pressTick = grown(this.#pressTick, size, NEVER);
+    this.#releaseTick = grown(this.#releaseTick, size, NEVER);
+    this.#busyTick = grown(this.#busyTick, size, NEVER);
+    this.#queued = grown(this.#queued, size);
+    this.#free = grown(this.#free, size);
     this.#capacity = size;
   }
 }

@@ -15,20 +15,26 @@
  * ```
  */
 import type { Unsubscribe } from '../hook.ts';
+import { optionValueError } from './describe-value.ts';
+import { grown } from './grown.ts';
 import {
   type InputEventKind,
   type InputLatch,
+  isInputLatch,
   type LatchApply,
   type LatchSource,
   type LatchStart,
   latchInternals,
 } from './input-latch.ts';
+import { INPUT_MAX_KEYS, RECORDING_MAX_EVENTS } from './input-limits.ts';
+import { readOptions } from './read-options.ts';
 import {
   type InputRecordingJSON,
   parseRecording,
   RECORDING_FORMAT,
   RECORDING_VERSION,
   type RecordedEventJSON,
+  toCoordinate,
 } from './recording-format.ts';
 
 const KINDS: readonly InputEventKind[] = ['press', 'release', 'move'];
@@ -65,23 +71,22 @@ export class InputRecording {
   #recordingFrom: InputLatch | undefined;
   #base = 0;
   #stopRecording: Unsubscribe | undefined;
+  #full = false;
 
   /**
    * Loads a recording from its JSON text or parsed JSON. Everything is validated first: a
    * malformed recording (not JSON, another `format` or `version`, unsorted ticks, an unknown
-   * event kind, a release of a key that is not held, …) throws an {@link InputRecordingError}
-   * saying where, and nothing is created.
+   * event kind, a release of a key that is not held, more than {@link RECORDING_MAX_EVENTS}
+   * events or {@link INPUT_MAX_KEYS} distinct keys, …) throws an {@link InputRecordingError}
+   * saying where, and nothing is created. Sizes are checked before the work proportional to
+   * them; text is parsed first (`JSON.parse`, in time proportional to its length).
    */
   static fromJSON(input: string | unknown): InputRecording {
     const data = parseRecording(input);
     const rec = new InputRecording();
     rec.#fixedDelta = data.fixedDelta;
     rec.#length = data.length;
-    rec.#start = {
-      held: data.start.held,
-      pointerX: data.start.pointer[0],
-      pointerY: data.start.pointer[1],
-    };
+    rec.#start = { held: data.held, pointerX: data.pointer[0], pointerY: data.pointer[1] };
     for (const event of data.events) {
       if (event[1] === 'move') rec.#push(event[0], 'move', '', event[2], event[3]);
       else rec.#push(event[0], event[1], event[2], 0, 0);
@@ -105,26 +110,50 @@ export class InputRecording {
     return this.#count;
   }
 
-  /** True between {@link record} and {@link stop}. */
+  /** True between {@link record} and {@link stop} (or until the recording is {@link full}). */
   get recording(): boolean {
     return this.#recordingFrom !== undefined;
   }
 
   /**
+   * True when the recording stopped by itself because one more event would have passed
+   * {@link RECORDING_MAX_EVENTS} events or {@link INPUT_MAX_KEYS} distinct keys: it then covers
+   * the ticks before the one that did not fit, complete.
+   */
+  get full(): boolean {
+    return this.#full;
+  }
+
+  /**
    * Starts recording what `latch` delivers, from its next tick on (tick 0 of the recording).
    * Clears anything recorded before. Returns the function that stops (same as {@link stop}).
+   * @throws TypeError when `latch` is not an `InputLatch`.
    */
   record(latch: InputLatch): Unsubscribe {
+    if (!isInputLatch(latch)) throw optionValueError('latch', latch, 'an InputLatch', TypeError);
     this.stop();
     const internals = latch[latchInternals];
     this.#count = 0;
     this.#length = 0;
+    this.#full = false;
+    this.#keyNames.length = 0;
+    this.#keyIds.clear();
     this.#fixedDelta = latch.loop.fixedDelta;
     this.#start = internals.snapshot();
+    for (const key of this.#start.held) this.#keyId(key);
     this.#base = internals.nextTick();
     this.#recordingFrom = latch;
     const off = latch.onInput((tick, kind, key, x, y) => {
-      this.#push(tick - this.#base, kind, key, x, y);
+      const at = tick - this.#base;
+      const newKey = kind !== 'move' && !this.#keyIds.has(key);
+      if (
+        this.#count === RECORDING_MAX_EVENTS ||
+        (newKey && this.#keyNames.length === INPUT_MAX_KEYS)
+      ) {
+        this.#fill(at);
+        return;
+      }
+      this.#push(at, kind, key, x, y);
     });
     this.#stopRecording = off;
     return () => {
@@ -136,10 +165,21 @@ export class InputRecording {
   stop(): void {
     const latch = this.#recordingFrom;
     if (latch === undefined) return;
-    this.#length = latch[latchInternals].nextTick() - this.#base;
+    this.#end(latch[latchInternals].nextTick() - this.#base);
+  }
+
+  #end(length: number): void {
+    this.#length = length;
     this.#recordingFrom = undefined;
     this.#stopRecording?.();
     this.#stopRecording = undefined;
+  }
+
+  /** Full: end the recording before tick `at`, dropping the events of `at` already stored. */
+  #fill(at: number): void {
+    while (this.#count > 0 && this.#ticks[this.#count - 1] === at) this.#count--;
+    this.#full = true;
+    this.#end(at);
   }
 
   /**
@@ -148,8 +188,14 @@ export class InputRecording {
    * (after `length` ticks) or the returned function is called. Throws, leaving `latch` as it
    * was, if the loop's `fixedDelta` differs from the recording's — the same events at other
    * ticks would be another simulation.
+   * @throws TypeError when `latch` is not an `InputLatch` or `onEnd` not a function.
    */
-  replay(latch: InputLatch, options: ReplayOptions = {}): Unsubscribe {
+  replay(latch: InputLatch, options?: ReplayOptions): Unsubscribe {
+    if (!isInputLatch(latch)) throw optionValueError('latch', latch, 'an InputLatch', TypeError);
+    const { onEnd } = readOptions(options, 'replay', ['onEnd']);
+    if (onEnd !== undefined && typeof onEnd !== 'function') {
+      throw optionValueError('onEnd', onEnd, 'a function', TypeError);
+    }
     if (this.#recordingFrom !== undefined) {
       throw new Error(
         'fixedtick: cannot replay an InputRecording that is still recording; stop() it first',
@@ -186,7 +232,7 @@ export class InputRecording {
     let active = true;
     internals.drive(source, this.#start, () => {
       active = false;
-      options.onEnd?.();
+      (onEnd as (() => void) | undefined)?.();
     });
     return () => {
       if (active) internals.drive(undefined);
@@ -198,15 +244,19 @@ export class InputRecording {
     const events: RecordedEventJSON[] = [];
     for (let i = 0; i < this.#count; i++) {
       const kind = KINDS[this.#kinds[i]];
-      if (kind === 'move') events.push([this.#ticks[i], 'move', this.#xs[i], this.#ys[i]]);
-      else events.push([this.#ticks[i], kind, this.#keyNames[this.#keyIndex[i]]]);
+      if (kind === 'move') {
+        events.push([this.#ticks[i], 'move', toCoordinate(this.#xs[i]), toCoordinate(this.#ys[i])]);
+      } else events.push([this.#ticks[i], kind, this.#keyNames[this.#keyIndex[i]]]);
     }
     return {
       format: RECORDING_FORMAT,
       version: RECORDING_VERSION,
       fixedDelta: this.#fixedDelta,
       length: this.length,
-      start: { held: [...this.#start.held], pointer: [this.#start.pointerX, this.#start.pointerY] },
+      start: {
+        held: [...this.#start.held],
+        pointer: [toCoordinate(this.#start.pointerX), toCoordinate(this.#start.pointerY)],
+      },
       events,
     };
   }
@@ -216,37 +266,28 @@ export class InputRecording {
     if (n === this.#ticks.length) this.#grow();
     this.#ticks[n] = tick;
     this.#kinds[n] = KIND_CODE[kind];
-    let id = -1;
-    if (kind !== 'move') {
-      id = this.#keyIds.get(key) ?? -1;
-      if (id < 0) {
-        id = this.#keyNames.length;
-        this.#keyNames.push(key);
-        this.#keyIds.set(key, id);
-      }
-    }
-    this.#keyIndex[n] = id;
+    this.#keyIndex[n] = kind === 'move' ? -1 : this.#keyId(key);
     this.#xs[n] = x;
     this.#ys[n] = y;
     this.#count = n + 1;
   }
 
+  #keyId(key: string): number {
+    let id = this.#keyIds.get(key);
+    if (id === undefined) {
+      id = this.#keyNames.length;
+      this.#keyNames.push(key);
+      this.#keyIds.set(key, id);
+    }
+    return id;
+  }
+
   #grow(): void {
     const size = this.#ticks.length * 2;
-    const ticks = new Float64Array(size);
-    ticks.set(this.#ticks);
-    this.#ticks = ticks;
-    const kinds = new Uint8Array(size);
-    kinds.set(this.#kinds);
-    this.#kinds = kinds;
-    const keyIndex = new Int32Array(size);
-    keyIndex.set(this.#keyIndex);
-    this.#keyIndex = keyIndex;
-    const xs = new Float64Array(size);
-    xs.set(this.#xs);
-    this.#xs = xs;
-    const ys = new Float64Array(size);
-    ys.set(this.#ys);
-    this.#ys = ys;
+    this.#ticks = grown(this.#ticks, size);
+    this.#kinds = grown(this.#kinds, size);
+    this.#keyIndex = grown(this.#keyIndex, size);
+    this.#xs = grown(this.#xs, size);
+    this.#ys = grown(this.#ys, size);
   }
 }
