@@ -53,7 +53,9 @@ export {
   checkInterpolationMode,
   type ErrorPolicy,
   type FixedLoopOptions,
+  LOOP_OPTION_NAMES,
   optionError,
   type ResolvedLoopOptions,
+  resolveOptions,
 } from './options.ts';
 export { type Preset, presets } from './presets.ts';

@@ -78,7 +78,8 @@ export interface ResolvedLoopOptions {
   errorPolicy: ErrorPolicy;
 }
 
-const KNOWN = new Set([
+/** The names of {@link FixedLoopOptions}, in the order the docs list them. */
+export const LOOP_OPTION_NAMES: readonly (keyof FixedLoopOptions)[] = Object.freeze([
   'fixedDelta',
   'tickRate',
   'maxDeltaTime',
@@ -88,6 +89,56 @@ const KNOWN = new Set([
   'captureDeltaTime',
   'errorPolicy',
 ]);
+
+/**
+ * Edit distance (insertions, deletions, substitutions, transpositions of neighbours) between two
+ * names, ignoring case: `tickrate` is 0 from `tickRate`, `fixedDelat` 1 from `fixedDelta`.
+ */
+function nameDistance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  // rows i-2, i-1 and i of the Damerau-Levenshtein table (optimal string alignment)
+  let before = new Array<number>(y.length + 1).fill(0);
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) {
+        best = Math.min(best, before[j - 2] + 1);
+      }
+      row.push(best);
+    }
+    before = previous;
+    previous = row;
+  }
+  return previous[y.length];
+}
+
+/**
+ * The known name closest to `name`, if it is close enough to be a typo of it: at most a third
+ * of the name's letters apart (at least one), or one of the two a start of the other of at least
+ * four letters (`maxDelta`, `fixedDeltaTime`), which counts as one edit. Ties go to the first
+ * listed.
+ */
+function closestName(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
+  const lower = name.toLowerCase();
+  for (const candidate of known) {
+    const other = candidate.toLowerCase();
+    const truncated =
+      Math.min(lower.length, other.length) >= 4 &&
+      (other.startsWith(lower) || lower.startsWith(other));
+    const distance = Math.min(nameDistance(name, candidate), truncated ? 1 : Infinity);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
 
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -187,15 +238,33 @@ export function checkInterpolationMode(value: unknown, name: string): Interpolat
 
 /**
  * Validates a whole options object and fills in defaults. Unknown keys are rejected, so a typo
- * such as `fixedDeltaTime` fails loudly instead of silently keeping the default.
+ * such as `tickrate` fails loudly instead of silently keeping the default: the `RangeError`
+ * names the key, suggests the closest known name (`unknown option "tickrate" — did you mean
+ * "tickRate"?`) and lists every known option.
+ *
+ * An engine adapter whose constructor takes the loop's options and its own in one object passes
+ * its own names as `adapterOptionNames`: they are then accepted (and ignored here), suggested and
+ * listed with the loop's, so its users see one error for the object they wrote:
+ * `resolveOptions(options, ['renderer', 'scene', 'camera', 'defaultInterpolation'])`.
  */
-export function resolveOptions(options: FixedLoopOptions = {}): ResolvedLoopOptions {
+export function resolveOptions(
+  options: FixedLoopOptions = {},
+  adapterOptionNames: readonly string[] = [],
+): ResolvedLoopOptions {
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`fixedtick: options must be an object, got ${show(options)}`);
   }
+  const known: readonly string[] =
+    adapterOptionNames.length === 0
+      ? LOOP_OPTION_NAMES
+      : [...LOOP_OPTION_NAMES, ...adapterOptionNames];
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new RangeError(`fixedtick: unknown option "${key}" (known: ${[...KNOWN].join(', ')})`);
+    if (!known.includes(key)) {
+      const suggestion = closestName(key, known);
+      const hint = suggestion === undefined ? '' : ` — did you mean "${suggestion}"?`;
+      throw new RangeError(
+        `fixedtick: unknown option ${JSON.stringify(key)}${hint} (known: ${known.join(', ')})`,
+      );
     }
   }
   let fixedDelta = DEFAULT_FIXED_DELTA;
