@@ -37,7 +37,7 @@ describe('presets on a single 1-second frame', () => {
     const loop = new FixedLoop({ ...presets.godot, timeScale: 0.5 });
     expect(loop.timeScale).toBe(0.5);
     expect(loop.maxStepsPerFrame).toBe(8);
-    expect(loop.jitterFix).toBe(0.5);
+    expect(loop.jitterFix).toBe(0);
   });
 });
 
