@@ -34,6 +34,7 @@
 import { AUTO_MAX_STEPS_SECONDS } from './constants.ts';
 import { JitterFix } from './jitter-fix.ts';
 import type { ResolvedLoopOptions } from './options.ts';
+import { StepHistory } from './step-history.ts';
 
 /**
  * Most steps one frame's time may stand for: 2^40 (580 years at 60 Hz). Beyond it a step count
@@ -42,10 +43,17 @@ import type { ResolvedLoopOptions } from './options.ts';
  */
 const COUNTABLE_STEPS = 2 ** 40;
 
-/** `a + b`, saturating at `Number.MAX_VALUE` instead of overflowing to `Infinity`. */
+/** `a + b` (both finite, ≥ 0), saturating at `Number.MAX_VALUE` instead of reaching `Infinity`. */
 function saturatingAdd(a: number, b: number): number {
-  const sum = a + b;
-  return Math.min(sum, Number.MAX_VALUE);
+  return saturate(a + b);
+}
+
+/**
+ * `value` (≥ 0), or `Number.MAX_VALUE` for `Infinity`. (The hot path compares with branches
+ * rather than `Math.min`, whose NaN and -0 handling costs V8 a dozen instructions per call.)
+ */
+function saturate(value: number): number {
+  return value === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : value;
 }
 
 /** The `'auto'` cap at `tickRate`: the steps of 2/15 s, at least one. */
@@ -74,11 +82,11 @@ export class FixedClock {
   #discarded = 0;
   /** The tick the frame planned last ends at; `time` counts its steps before they run. */
   #endTick = 0;
-  #time = 0;
   #unscaledTime = 0;
   #alpha = 0;
   #droppedTime = 0;
-  readonly #sync = new JitterFix();
+  readonly #history = new StepHistory();
+  readonly #sync = new JitterFix(this.#history);
 
   // Inputs of plan(): fields, not arguments, so a frame allocates nothing (docs/performance.md,
   // "The loop": V8 boxes a double passed to a call it does not inline).
@@ -196,7 +204,12 @@ export class FixedClock {
    * any overstep discarded), so never below `fixedTime`.
    */
   get time(): number {
-    return this.#time;
+    // fixedTime at the end of the frame's steps, computed exactly as the fixedTime getter will
+    // compute it then, plus non-negative terms: never below it
+    const fixedDelta = this.#fixedDelta;
+    const endTick = Math.max(this.#endTick, this.#tick);
+    const endFixedTime = this.#segmentTime + (endTick - this.#segmentTick) * fixedDelta;
+    return endFixedTime + Math.max(this.#accumulator, 0) + this.#discarded;
   }
   /** Real time of every frame so far (sanitised, never clamped). */
   get unscaledTime(): number {
@@ -225,9 +238,7 @@ export class FixedClock {
    * during the frame) no longer count in `time`.
    */
   endFrame(): void {
-    if (this.#endTick === this.#tick) return;
     this.#endTick = this.#tick;
-    this.#refresh();
   }
 
   /** Gives up `seconds` of the overstep, down to none (Bevy `discard_overstep`). */
@@ -272,9 +283,11 @@ export class FixedClock {
     // capture mode (not for stepOnce: its frame brings exactly one step), scale, then clamp the
     // scaled delta; products saturate instead of reaching Infinity
     const raw = this.#captureDeltaTime > 0 && forced === 0 ? this.#captureDeltaTime : frameTime;
-    const scaled = Math.min(raw * scale, Number.MAX_VALUE);
-    let delta = Math.min(scaled, this.#maxDeltaTime);
-    let dropped = saturatingAdd(scaled - delta, Math.min(gapDropped * scale, Number.MAX_VALUE));
+    const scaled = saturate(raw * scale);
+    let delta = scaled;
+    if (delta > this.#maxDeltaTime) delta = this.#maxDeltaTime;
+    let dropped = scaled - delta;
+    if (gapDropped > 0) dropped = saturatingAdd(dropped, saturate(gapDropped * scale));
 
     let due = 0;
     let accumulator = this.#accumulator;
@@ -301,7 +314,8 @@ export class FixedClock {
         // with the fix at 0, but never below a 0 s frame
         const owed = this.#sync.deficit;
         if (owed !== 0) {
-          const paid = Math.max(delta + owed, 0);
+          let paid = delta + owed;
+          if (paid < 0) paid = 0;
           this.#sync.deficit = owed - (paid - delta);
           delta = paid;
         }
@@ -312,9 +326,10 @@ export class FixedClock {
         }
         // max(0, …): the tolerance can leave the accumulator a rounding error below -tolerance,
         // which must count as 0 steps, not -1 (that would hand back a whole step of time)
-        due = Math.max(0, Math.floor((accumulator + tolerance) / fixedDelta));
+        due = Math.floor((accumulator + tolerance) / fixedDelta);
+        if (due < 0) due = 0;
         accumulator -= due * fixedDelta;
-        this.#sync.record(due);
+        this.#history.record(due);
       }
     }
     // paused (pause() or timeScale 0): no step, even when a smaller fixedDelta has left more
@@ -328,7 +343,8 @@ export class FixedClock {
       const droppedSteps = due - steps;
       const stepsTime = droppedSteps * fixedDelta;
       dropped = saturatingAdd(dropped, stepsTime);
-      delta = Math.max(delta - stepsTime, 0);
+      delta -= stepsTime;
+      if (delta < 0) delta = 0;
       this.droppedSteps = droppedSteps;
     }
     if (forced > 0) {
@@ -336,7 +352,7 @@ export class FixedClock {
       delta += forced * fixedDelta;
     }
     this.#accumulator = accumulator;
-    this.#droppedTime = saturatingAdd(this.#droppedTime, dropped);
+    if (dropped > 0) this.#droppedTime = saturatingAdd(this.#droppedTime, dropped);
     this.steps = steps;
     this.delta = delta;
     this.dropped = dropped;
@@ -344,18 +360,11 @@ export class FixedClock {
     this.#refresh();
   }
 
-  /**
-   * Recomputes `alpha` and `time` from the state. `time` is `fixedTime` at the end of the
-   * frame's steps, computed exactly as the `fixedTime` getter will compute it then, plus the
-   * overstep: a sum of non-negative terms on top of it, so never below it.
-   */
+  /** Recomputes `alpha` from the accumulator (`time` is computed when read). */
   #refresh(): void {
-    const accumulator = this.#accumulator;
-    const fixedDelta = this.#fixedDelta;
-    const alpha = accumulator / fixedDelta;
-    this.#alpha = alpha < 0 ? 0 : Math.min(alpha, 1);
-    const endTick = Math.max(this.#endTick, this.#tick);
-    const endFixedTime = this.#segmentTime + (endTick - this.#segmentTick) * fixedDelta;
-    this.#time = endFixedTime + Math.max(accumulator, 0) + this.#discarded;
+    let alpha = this.#accumulator / this.#fixedDelta;
+    if (alpha < 0) alpha = 0;
+    else if (alpha > 1) alpha = 1;
+    this.#alpha = alpha;
   }
 }

@@ -141,12 +141,6 @@ export class FixedLoop implements FrameSink {
   #inForcedSteps = 0;
   #inAnomaly: AnomalyKind | undefined;
   #inAnomalyValue: unknown;
-  #frameDelta = 0.5;
-  #previousAlpha = 0.5;
-  #frameFixedDelta = 0.5;
-  #frameSteps = 0;
-  #stepIndex = 0;
-  #frameAdapters: readonly LoopAdapter[] = [];
   /** The point of the frame being run (see FRAME_START …), for error reports. */
   #point = FRAME_START;
 
@@ -630,39 +624,100 @@ export class FixedLoop implements FrameSink {
   /** Plans the frame with the clock, then dispatches it. */
   #runFrame(): void {
     const clock = this.#clock;
-    this.#previousAlpha = this.#alpha;
+    const previousAlpha = this.#alpha;
     clock.plan(this.#inForcedSteps, this.#paused);
     const steps = clock.steps;
+    const delta = clock.delta;
+    const fixedDelta = clock.fixedDelta;
     const info = this.#info;
     const stats = this.#stats;
     info.steps = steps;
-    info.delta = clock.delta;
+    info.delta = delta;
     info.unscaledDelta = clock.unscaledDelta;
     info.dropped = clock.dropped;
     stats.frames++;
     stats.droppedTime = clock.droppedTime;
     stats.lastSteps = steps;
-    this.#frameDelta = clock.delta;
-    this.#frameFixedDelta = clock.fixedDelta;
-    this.#frameSteps = steps;
-    this.#stepIndex = 0;
-    this.#frameAdapters = this.#adapters;
+    // adapters added or removed during the frame take part from the next one
+    const adapters = this.#adapters;
+    const hasAdapters = adapters.length !== 0;
     const droppedSteps = clock.droppedSteps;
-    if (droppedSteps > 0) {
-      this.#stepsDropped.emit(droppedSteps, droppedSteps * clock.fixedDelta);
-    }
+    if (droppedSteps > 0) this.#stepsDropped.emit(droppedSteps, droppedSteps * fixedDelta);
 
-    // A listener that throws is reported, and the frame resumes at the point after it: one try
-    // for the whole frame, entered again only after a throw.
+    // Dispatch. Each hook is called through its `run` fast path at a call site of its own
+    // (docs/performance.md, "The loop"); `#point` records where the frame is. A listener that
+    // throws is reported and the frame resumes at the point after it: one try for the whole
+    // frame, entered again only after a throw (the locals above and `step` carry over).
     let resume = FRAME_START;
+    let step = 0;
     for (;;) {
       try {
-        this.#dispatchFrom(resume);
+        if (resume <= FRAME_START) {
+          this.#point = FRAME_START;
+          this.#frameStart.run(delta, previousAlpha);
+        }
+        if (resume <= BEGIN_FRAME) {
+          for (let i = 0; i < adapters.length && !this.#disposed; i++) {
+            this.#callAdapter(adapters[i], 'beginFrame');
+          }
+        }
+        if (resume <= STEP_END) {
+          let from = resume;
+          for (; step < steps && !this.#disposed; step++) {
+            if (from <= STEP_START) {
+              if (step === 0 && hasAdapters) this.#adapterStep(adapters, 'beforeSteps');
+              this.#inFixedStep = true;
+            }
+            if (from <= FIXED_UPDATE) {
+              this.#point = FIXED_UPDATE;
+              this.#fixedUpdate.run(fixedDelta, clock.tick);
+            }
+            if (from <= PHYSICS_STEP && hasAdapters) this.#adapterStep(adapters, 'physicsStep');
+            if (from <= POST_SIMULATION) {
+              this.#point = POST_SIMULATION;
+              this.#postSimulation.run(fixedDelta, clock.tick);
+            }
+            clock.countStep();
+            stats.steps++;
+            if (hasAdapters) this.#adapterStep(adapters, 'afterStep');
+            this.#inFixedStep = false;
+            from = STEP_START;
+          }
+          if (step < steps) {
+            // disposed mid-frame: report what really ran
+            info.steps = step;
+            stats.lastSteps = step;
+          }
+        }
+        const alpha = clock.alpha;
+        if (resume <= INTERPOLATE) {
+          this.#alpha = alpha;
+          info.alpha = alpha;
+          if (hasAdapters) this.#adapterStep(adapters, 'interpolate');
+        }
+        if (resume <= UPDATE) {
+          this.#point = UPDATE;
+          this.#update.run(delta, alpha);
+        }
+        if (resume <= LATE_UPDATE) {
+          this.#point = LATE_UPDATE;
+          this.#lateUpdate.run(delta, alpha);
+        }
+        if (resume <= PRE_RENDER) {
+          this.#point = PRE_RENDER;
+          this.#preRender.run(delta, alpha);
+        }
+        if (resume <= RENDER && hasAdapters) this.#adapterStep(adapters, 'render');
+        if (resume <= POST_RENDER) {
+          this.#point = POST_RENDER;
+          this.#postRender.run(delta, alpha);
+        }
         return;
       } catch (error) {
         const point = this.#point;
         this.#hookAt(point).report(error);
         resume = point + 1;
+        // a throw inside a step goes on with that step's next point
       }
     }
   }
@@ -678,86 +733,9 @@ export class FixedLoop implements FrameSink {
     return this.#postRender;
   }
 
-  /**
-   * Runs the frame from `resume` to its end. Each hook is called through its `run` fast path at a
-   * call site of its own (docs/performance.md, "The loop"); `#point` records where the frame is
-   * so that a throw resumes after the listener that threw.
-   */
-  #dispatchFrom(resume: number): void {
-    const delta = this.#frameDelta;
-    if (resume <= FRAME_START) {
-      this.#point = FRAME_START;
-      this.#frameStart.run(delta, this.#previousAlpha);
-    }
-    if (resume <= BEGIN_FRAME) {
-      const adapters = this.#frameAdapters;
-      for (let i = 0; i < adapters.length && !this.#disposed; i++) {
-        this.#callAdapter(adapters[i], 'beginFrame');
-      }
-    }
-
-    if (resume <= STEP_END) {
-      const clock = this.#clock;
-      const fixedDelta = this.#frameFixedDelta;
-      const hasAdapters = this.#frameAdapters.length !== 0;
-      let from = resume;
-      while (this.#stepIndex < this.#frameSteps && !this.#disposed) {
-        if (from <= STEP_START) {
-          if (this.#stepIndex === 0 && hasAdapters) this.#adapterStep('beforeSteps');
-          this.#inFixedStep = true;
-        }
-        if (from <= FIXED_UPDATE) {
-          this.#point = FIXED_UPDATE;
-          this.#fixedUpdate.run(fixedDelta, clock.tick);
-        }
-        if (from <= PHYSICS_STEP && hasAdapters) this.#adapterStep('physicsStep');
-        if (from <= POST_SIMULATION) {
-          this.#point = POST_SIMULATION;
-          this.#postSimulation.run(fixedDelta, clock.tick);
-        }
-        clock.countStep();
-        this.#stats.steps++;
-        if (hasAdapters) this.#adapterStep('afterStep');
-        this.#inFixedStep = false;
-        this.#stepIndex++;
-        from = STEP_START;
-      }
-      if (this.#stepIndex < this.#frameSteps) {
-        // disposed mid-frame: report what really ran
-        this.#info.steps = this.#stepIndex;
-        this.#stats.lastSteps = this.#stepIndex;
-      }
-    }
-
-    const alpha = this.#clock.alpha;
-    if (resume <= INTERPOLATE) {
-      this.#alpha = alpha;
-      this.#info.alpha = alpha;
-      if (this.#frameAdapters.length !== 0) this.#adapterStep('interpolate');
-    }
-    if (resume <= UPDATE) {
-      this.#point = UPDATE;
-      this.#update.run(delta, alpha);
-    }
-    if (resume <= LATE_UPDATE) {
-      this.#point = LATE_UPDATE;
-      this.#lateUpdate.run(delta, alpha);
-    }
-    if (resume <= PRE_RENDER) {
-      this.#point = PRE_RENDER;
-      this.#preRender.run(delta, alpha);
-    }
-    if (resume <= RENDER && this.#frameAdapters.length !== 0) this.#adapterStep('render');
-    if (resume <= POST_RENDER) {
-      this.#point = POST_RENDER;
-      this.#postRender.run(delta, alpha);
-    }
-  }
-
   /** Calls one adapter phase on every adapter of the frame, isolating errors (no allocation). */
-  #adapterStep(phase: AdapterPhase): void {
-    const adapters = this.#frameAdapters;
-    const fixedDelta = this.#frameFixedDelta;
+  #adapterStep(adapters: readonly LoopAdapter[], phase: AdapterPhase): void {
+    const fixedDelta = this.#clock.fixedDelta;
     for (let i = 0; i < adapters.length && !this.#disposed; i++) {
       const adapter = adapters[i];
       try {

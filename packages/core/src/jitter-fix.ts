@@ -1,11 +1,6 @@
-/**
- * Number of past frames whose step counts the jitter fix keeps consistent (Godot's
- * `CONTROL_STEPS`): what 144 Hz displays need with 60 Hz physics (12 frames run exactly 5 steps).
- */
-export const JITTER_FIX_HISTORY = 12;
+import { JITTER_FIX_HISTORY, type StepHistory } from './step-history.ts';
 
-/** Running step totals the history needs: the newest and the twelve before it. */
-const PREFIXES = JITTER_FIX_HISTORY + 1;
+export { JITTER_FIX_HISTORY };
 
 /**
  * Godot's `MainTimerSync` (main/main_timer_sync.cpp: `advance_checked` around `advance_core`),
@@ -23,24 +18,15 @@ const PREFIXES = JITTER_FIX_HISTORY + 1;
  * separate transcription of the C++): steps are `floor(accumulator × ticksPerSecond)` with no
  * tolerance, and the smallest delta a frame may report is a C++ `float`
  * (`Math.fround(max(delta / 8, 1e-6))`), so a 0 s frame reports about 1 µs and pays it back in the
- * next. While the fix is 0 the loop counts steps itself and calls {@link record}, so the history
- * is what Godot keeps (Godot runs the sync every frame) and switching the fix on later behaves as
- * in Godot.
+ * next. While the fix is 0 the loop counts steps itself and records them in {@link history}, so
+ * the history is what Godot keeps (Godot runs the sync every frame) and switching the fix on
+ * later behaves as in Godot.
  *
  * Module-internal: {@link FixedClock} owns one.
  */
 export class JitterFix {
-  /**
-   * Godot's `accumulated_physics_steps[i]` (steps over the last i+1 frames) as differences of
-   * running step totals: {@link #accumulated}. The last `PREFIXES` totals are kept twice over in
-   * a ring (entries k and k + PREFIXES), so a frame writes one total instead of shifting twelve
-   * sums, and reads need no modulo. Doubles hold any count exactly.
-   */
-  readonly #totals = new Float64Array(2 * PREFIXES);
-  /** Ring position of the newest total. */
-  #newest = 0;
-  /** Typical value of `accumulated[i]`: it or one more (Godot `typical_physics_steps`). */
-  readonly #typical = new Float64Array(JITTER_FIX_HISTORY);
+  /** The last 12 frames' steps (Godot `accumulated_physics_steps`, `typical_physics_steps`). */
+  readonly history: StepHistory;
   /** Time borrowed by earlier frames, paid back through later deltas (Godot `time_deficit`). */
   deficit = 0;
   /** In and out of {@link advance}: the accumulator before the frame, then after its steps. */
@@ -56,29 +42,12 @@ export class JitterFix {
   /** Output of {@link advance}: steps due this frame (before the step cap). */
   steps = 0;
 
-  #minTypical = 0;
-  #maxTypical = 0;
   #averageMin = 0;
   #averageMax = 0;
 
-  constructor() {
-    // Godot starts with typical_physics_steps[i] = accumulated_physics_steps[i] = i: totals
-    // 0, 0, -1, …, -11 from the newest back
-    for (let i = 0; i < JITTER_FIX_HISTORY; i++) this.#typical[i] = i;
-    for (let back = 0; back < PREFIXES; back++) this.#setTotal(back, back === 0 ? 0 : 1 - back);
-  }
-
-  /** Writes the running total `back` frames before the newest (at both ring copies). */
-  #setTotal(back: number, total: number): void {
-    const at = (this.#newest - back + PREFIXES) % PREFIXES;
-    this.#totals[at] = total;
-    this.#totals[at + PREFIXES] = total;
-  }
-
-  /** Godot's `accumulated_physics_steps[i]`: steps over the last i+1 frames. */
-  #accumulated(i: number): number {
-    const newest = this.#newest + PREFIXES;
-    return this.#totals[newest] - this.#totals[newest - i - 1];
+  /** @param history the step history it shares with the loop (kept while the fix is 0). */
+  constructor(history: StepHistory) {
+    this.history = history;
   }
 
   /**
@@ -101,9 +70,10 @@ export class JitterFix {
     // advance_core
     let accum = accumulator + wanted;
     let steps = Math.floor(accum * ticksPerSecond);
-    let updateTypical = this.#typicalBounds();
-    const minTypical = this.#minTypical;
-    const maxTypical = this.#maxTypical;
+    const history = this.history;
+    let updateTypical = history.typicalBounds();
+    const minTypical = history.minTypical;
+    const maxTypical = history.maxTypical;
     if (steps < minTypical) {
       const maxPossible = Math.floor(accum * ticksPerSecond + jitterFix);
       if (maxPossible < minTypical) {
@@ -123,7 +93,7 @@ export class JitterFix {
     }
     if (steps < 0) steps = 0;
     accum -= steps * step;
-    this.#remember(steps, updateTypical);
+    history.add(steps, updateTypical);
 
     // advance_checked: clamp the frame's delta, keeping delta - accum fixed
     const deltaMinusAccum = wanted - accum;
@@ -148,68 +118,16 @@ export class JitterFix {
   }
 
   /**
-   * Records a frame that ran `steps` with the fix at 0, as Godot's `advance_core` does then (its
-   * bounds can only confirm the plain count, and a count outside them retunes the typical one).
-   */
-  record(steps: number): void {
-    let updateTypical = this.#typicalBounds();
-    if (steps < this.#minTypical || steps > this.#maxTypical) updateTypical = true;
-    this.#remember(steps, updateTypical);
-  }
-
-  /**
-   * Godot's bounds for this frame's steps to stay typical (into `#minTypical`/`#maxTypical`);
-   * true when the history no longer fits and the typical counts must be retuned.
-   */
-  #typicalBounds(): boolean {
-    const typical = this.#typical;
-    const totals = this.#totals;
-    const newest = this.#newest + PREFIXES;
-    const total = totals[newest];
-    let min = typical[0];
-    let max = min + 1;
-    let broken = false;
-    for (let i = 0; i < JITTER_FIX_HISTORY - 1; i++) {
-      const left = typical[i + 1] - (total - totals[newest - i - 1]);
-      if (left > max || left + 1 < min) {
-        broken = true;
-        break;
-      }
-      if (left > min) min = left;
-      if (left + 1 < max) max = left + 1;
-    }
-    this.#minTypical = min;
-    this.#maxTypical = max;
-    return broken;
-  }
-
-  /** Adds a frame of `steps` to the history and retunes the typical counts if asked. */
-  #remember(steps: number, updateTypical: boolean): void {
-    const total = this.#totals[this.#newest] + steps;
-    this.#newest = this.#newest + 1 === PREFIXES ? 0 : this.#newest + 1;
-    this.#totals[this.#newest] = total;
-    this.#totals[this.#newest + PREFIXES] = total;
-    if (!updateTypical) return;
-    for (let i = JITTER_FIX_HISTORY - 1; i >= 0; i--) {
-      const accumulated = this.#accumulated(i);
-      if (this.#typical[i] > accumulated) {
-        this.#typical[i] = accumulated;
-      } else if (this.#typical[i] < accumulated - 1) {
-        this.#typical[i] = accumulated - 1;
-      }
-    }
-  }
-
-  /**
    * Godot `get_average_physics_steps`: the interval of steps per frame the history allows (into
    * `#averageMin`/`#averageMax`); returns for how many frames back it is consistent.
    */
   #averageSteps(): number {
-    let min = this.#typical[0];
+    const history = this.history;
+    let min = history.typical(0);
     let max = min + 1;
     let consistent = JITTER_FIX_HISTORY;
     for (let i = 1; i < JITTER_FIX_HISTORY; i++) {
-      const lower = this.#typical[i];
+      const lower = history.typical(i);
       const currentMin = lower / (i + 1);
       if (currentMin > max) {
         consistent = i;
