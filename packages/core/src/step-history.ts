@@ -50,6 +50,22 @@ export class StepHistory {
    */
   readonly #ints = new Int32Array(6);
 
+  /**
+   * Frames recorded but not yet applied, 2 bits each (newest lowest): {@link record} only packs
+   * a frame of 0 to 3 steps in here, and the frames are applied in one pass when 12 have
+   * gathered or the history is read. That keeps the cost of a frame with the fix at 0 to a few
+   * instructions.
+   */
+  #pending = 0;
+  /** How many frames `#pending` holds. */
+  #pendingCount = 0;
+  /** The last full batch of 12 frames applied (-1: none, or other frames since). */
+  #lastBatch = -1;
+  /** How many full batches in a row were `#lastBatch`. */
+  #repeats = 0;
+  /** Whether `#lastBatch` left the bits as it found them. */
+  #lastKeptBits = false;
+
   /** Output of {@link typicalBounds}: the fewest steps this frame may run to stay typical. */
   minTypical = 0;
   /** Output of {@link typicalBounds}: the most. */
@@ -71,12 +87,14 @@ export class StepHistory {
 
   /** Godot's `accumulated_physics_steps[i]`: steps over the last i+1 frames. */
   accumulated(i: number): number {
+    if (this.#pendingCount !== 0) this.#applyPending();
     const newest = this.#ints[NEWEST] + TOTALS;
     return this.#totals[newest] - this.#totals[newest - i - 1];
   }
 
   /** Godot's `typical_physics_steps[i]`. */
   typical(i: number): number {
+    if (this.#pendingCount !== 0) this.#applyPending();
     this.#writeTypical();
     return this.#typical[i];
   }
@@ -87,6 +105,7 @@ export class StepHistory {
    * typical counts must be retuned.
    */
   typicalBounds(): boolean {
+    if (this.#pendingCount !== 0) this.#applyPending();
     this.#writeTypical();
     const typical = this.#typical;
     const totals = this.#totals;
@@ -111,12 +130,17 @@ export class StepHistory {
 
   /** Adds a frame of `steps` chosen by the jitter fix, retuning the typical counts if asked. */
   add(steps: number, retune: boolean): void {
+    if (this.#pendingCount !== 0) this.#applyPending();
+    this.#lastBatch = -1;
+    this.#repeats = 0;
     this.#writeTypical();
     this.#push(steps);
     if (!retune) return;
     const typical = this.#typical;
+    const totals = this.#totals;
+    const newest = this.#ints[NEWEST] + TOTALS;
     for (let i = 0; i < JITTER_FIX_HISTORY; i++) {
-      const accumulated = this.accumulated(i);
+      const accumulated = totals[newest] - totals[newest - i - 1];
       if (typical[i] > accumulated) typical[i] = accumulated;
       else if (typical[i] < accumulated - 1) typical[i] = accumulated - 1;
     }
@@ -127,22 +151,97 @@ export class StepHistory {
    * `advance_core` does then (see the class doc), in O(1) for frames of up to 2 steps.
    */
   record(steps: number): void {
+    if (steps <= 3) {
+      this.#pending = (this.#pending << 2) | steps;
+      if (++this.#pendingCount === JITTER_FIX_HISTORY) this.#applyPending();
+      return;
+    }
+    if (this.#pendingCount !== 0) this.#applyPending();
+    this.#apply(steps);
+  }
+
+  /** Applies the packed frames (0 to 3 steps each), oldest first, in one pass over locals. */
+  #applyPending(): void {
+    const pending = this.#pending;
+    const count = this.#pendingCount;
+    this.#pending = 0;
+    this.#pendingCount = 0;
     const ints = this.#ints;
     if (ints[TYPICAL_VALID] === 1) this.#readBelow();
+    const totals = this.#totals;
     let below = ints[BELOW];
-    if (steps <= 2) {
-      const fewer = steps === 0 ? 0 : ints[AT_LEAST_1 + steps - 1] ^ ALL_FRAMES;
-      below = (below | fewer) & ~ints[AT_LEAST_1 + steps];
-    } else {
-      const totals = this.#totals;
-      const newest = ints[NEWEST] + TOTALS;
-      for (let i = 0; i < JITTER_FIX_HISTORY; i++) {
-        const ran = totals[newest - i] - totals[newest - i - 1];
-        if (ran < steps) below |= 1 << i;
-        else if (ran > steps) below &= ~(1 << i);
-      }
+    // A display whose steps per frame repeat every 12 frames (or 1, 2, 3, 4, 6) sends the same
+    // batch again and again. Once a batch has left the whole state as it found it (the bits
+    // unchanged, and the masks, which the batch before it already set to this batch's), the
+    // same batch on the same state changes nothing but the totals.
+    const full = count === JITTER_FIX_HISTORY;
+    const before = below;
+    const repeat = full && pending === this.#lastBatch && this.#repeats >= 2 && this.#lastKeptBits;
+    let atLeast1 = ints[AT_LEAST_1];
+    let atLeast2 = ints[AT_LEAST_2];
+    let atLeast3 = ints[AT_LEAST_3];
+    let newest = ints[NEWEST];
+    let total = totals[newest];
+    for (let k = count - 1; k >= 0; k--) {
+      const steps = (pending >> (2 * k)) & 3;
+      total += steps;
+      newest = newest + 1 === TOTALS ? 0 : newest + 1;
+      totals[newest] = total;
+      totals[newest + TOTALS] = total;
+      if (repeat) continue;
+      // the bit update of the class doc, for 0 to 3 steps (the ring position and total passed
+      // to #belowAfter are those before this frame)
+      if (steps === 0) below &= ~atLeast1;
+      else if (steps === 1) below = (below | (atLeast1 ^ ALL_FRAMES)) & ~atLeast2;
+      else if (steps === 2) below = (below | (atLeast2 ^ ALL_FRAMES)) & ~atLeast3;
+      else below = this.#belowAfter(below, 3, newest === 0 ? TOTALS - 1 : newest - 1, total - 3);
+      atLeast1 = ((atLeast1 << 1) | (steps >= 1 ? 1 : 0)) & ALL_FRAMES;
+      atLeast2 = ((atLeast2 << 1) | (steps >= 2 ? 1 : 0)) & ALL_FRAMES;
+      atLeast3 = ((atLeast3 << 1) | (steps >= 3 ? 1 : 0)) & ALL_FRAMES;
     }
+    if (!full) {
+      this.#lastBatch = -1;
+      this.#repeats = 0;
+    } else if (pending === this.#lastBatch) {
+      this.#repeats++;
+    } else {
+      this.#lastBatch = pending;
+      this.#repeats = 1;
+    }
+    this.#lastKeptBits = below === before;
     ints[BELOW] = below;
+    ints[AT_LEAST_1] = atLeast1;
+    ints[AT_LEAST_2] = atLeast2;
+    ints[AT_LEAST_3] = atLeast3;
+    ints[NEWEST] = newest;
+  }
+
+  /**
+   * The bits after a frame of `steps` when the masks do not tell (3 or more steps): compare with
+   * each frame of the window. `newest` and `total` are the ring position and total before it.
+   */
+  #belowAfter(below: number, steps: number, newest: number, total: number): number {
+    const totals = this.#totals;
+    let bits = below;
+    let later = total;
+    for (let i = 0; i < JITTER_FIX_HISTORY; i++) {
+      const at = newest + TOTALS - i - 1;
+      const ran = later - totals[at];
+      later = totals[at];
+      if (ran < steps) bits |= 1 << i;
+      else if (ran > steps) bits &= ~(1 << i);
+    }
+    return bits;
+  }
+
+  /** Applies one frame of 4 or more steps recorded with the fix at 0 (see the class doc). */
+  #apply(steps: number): void {
+    this.#lastBatch = -1;
+    this.#repeats = 0;
+    const ints = this.#ints;
+    if (ints[TYPICAL_VALID] === 1) this.#readBelow();
+    const newest = ints[NEWEST];
+    ints[BELOW] = this.#belowAfter(ints[BELOW], steps, newest, this.#totals[newest]);
     this.#push(steps);
   }
 
@@ -164,8 +263,10 @@ export class StepHistory {
   /** Turns the typical counts into the bits (`typical[i]` is `accumulated[i]` or one less). */
   #readBelow(): void {
     let below = 0;
+    const totals = this.#totals;
+    const newest = this.#ints[NEWEST] + TOTALS;
     for (let i = 0; i < JITTER_FIX_HISTORY; i++) {
-      if (this.#typical[i] < this.accumulated(i)) below |= 1 << i;
+      if (this.#typical[i] < totals[newest] - totals[newest - i - 1]) below |= 1 << i;
     }
     this.#ints[BELOW] = below;
     this.#ints[TYPICAL_VALID] = 0;
@@ -175,8 +276,10 @@ export class StepHistory {
   #writeTypical(): void {
     if (this.#ints[TYPICAL_VALID] === 1) return;
     const below = this.#ints[BELOW];
+    const totals = this.#totals;
+    const newest = this.#ints[NEWEST] + TOTALS;
     for (let i = 0; i < JITTER_FIX_HISTORY; i++) {
-      this.#typical[i] = this.accumulated(i) - ((below >> i) & 1);
+      this.#typical[i] = totals[newest] - totals[newest - i - 1] - ((below >> i) & 1);
     }
     this.#ints[TYPICAL_VALID] = 1;
   }
