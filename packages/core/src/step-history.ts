@@ -184,21 +184,22 @@ export class StepHistory {
     let total = totals[newest];
     for (let k = count - 1; k >= 0; k--) {
       const steps = (pending >> (2 * k)) & 3;
+      if (!repeat) {
+        // the bit update of the class doc, for 0 to 3 steps, against the window before it
+        if (steps === 0) below &= ~atLeast1;
+        else if (steps === 1) below = (below | (atLeast1 ^ ALL_FRAMES)) & ~atLeast2;
+        else if (steps === 2) below = (below | (atLeast2 ^ ALL_FRAMES)) & ~atLeast3;
+        else below = this.#belowAfter(below, 3, newest, total);
+        atLeast1 = ((atLeast1 << 1) | (steps >= 1 ? 1 : 0)) & ALL_FRAMES;
+        atLeast2 = ((atLeast2 << 1) | (steps >= 2 ? 1 : 0)) & ALL_FRAMES;
+        atLeast3 = ((atLeast3 << 1) | (steps >= 3 ? 1 : 0)) & ALL_FRAMES;
+      }
       total += steps;
       newest = newest + 1 === TOTALS ? 0 : newest + 1;
       totals[newest] = total;
       totals[newest + TOTALS] = total;
-      if (repeat) continue;
-      // the bit update of the class doc, for 0 to 3 steps (the ring position and total passed
-      // to #belowAfter are those before this frame)
-      if (steps === 0) below &= ~atLeast1;
-      else if (steps === 1) below = (below | (atLeast1 ^ ALL_FRAMES)) & ~atLeast2;
-      else if (steps === 2) below = (below | (atLeast2 ^ ALL_FRAMES)) & ~atLeast3;
-      else below = this.#belowAfter(below, 3, newest === 0 ? TOTALS - 1 : newest - 1, total - 3);
-      atLeast1 = ((atLeast1 << 1) | (steps >= 1 ? 1 : 0)) & ALL_FRAMES;
-      atLeast2 = ((atLeast2 << 1) | (steps >= 2 ? 1 : 0)) & ALL_FRAMES;
-      atLeast3 = ((atLeast3 << 1) | (steps >= 3 ? 1 : 0)) & ALL_FRAMES;
     }
+
     if (!full) {
       this.#lastBatch = -1;
       this.#repeats = 0;
