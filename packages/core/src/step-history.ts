@@ -42,6 +42,8 @@ const AT_LEAST_3 = 5;
  */
 export class StepHistory {
   readonly #totals = new Float64Array(2 * TOTALS);
+  /** Room for `#writeRepeats` to move the totals in. */
+  readonly #scratch = new Float64Array(TOTALS);
   /** `typical_physics_steps`, valid while `TYPICAL_VALID` is set. */
   readonly #typical = new Float64Array(JITTER_FIX_HISTORY);
   /**
@@ -65,6 +67,14 @@ export class StepHistory {
   #repeats = 0;
   /** Whether `#lastBatch` left the bits as it found them. */
   #lastKeptBits = false;
+  /** The steps `#lastBatch` ran. */
+  #lastBatchSteps = 0;
+  /**
+   * Repeats of `#lastBatch` not yet written into the totals ring (see `#settle`): a repeat only
+   * moves the totals, and k repeats move them in closed form, so a steady display's frames cost
+   * a shift and an add each.
+   */
+  #unwrittenRepeats = 0;
 
   /** Output of {@link typicalBounds}: the fewest steps this frame may run to stay typical. */
   minTypical = 0;
@@ -87,14 +97,14 @@ export class StepHistory {
 
   /** Godot's `accumulated_physics_steps[i]`: steps over the last i+1 frames. */
   accumulated(i: number): number {
-    if (this.#pendingCount !== 0) this.#applyPending();
+    this.#settle();
     const newest = this.#ints[NEWEST] + TOTALS;
     return this.#totals[newest] - this.#totals[newest - i - 1];
   }
 
   /** Godot's `typical_physics_steps[i]`. */
   typical(i: number): number {
-    if (this.#pendingCount !== 0) this.#applyPending();
+    this.#settle();
     this.#writeTypical();
     return this.#typical[i];
   }
@@ -105,7 +115,7 @@ export class StepHistory {
    * typical counts must be retuned.
    */
   typicalBounds(): boolean {
-    if (this.#pendingCount !== 0) this.#applyPending();
+    this.#settle();
     this.#writeTypical();
     const typical = this.#typical;
     const totals = this.#totals;
@@ -130,7 +140,7 @@ export class StepHistory {
 
   /** Adds a frame of `steps` chosen by the jitter fix, retuning the typical counts if asked. */
   add(steps: number, retune: boolean): void {
-    if (this.#pendingCount !== 0) this.#applyPending();
+    this.#settle();
     this.#lastBatch = -1;
     this.#repeats = 0;
     this.#writeTypical();
@@ -156,8 +166,35 @@ export class StepHistory {
       if (++this.#pendingCount === JITTER_FIX_HISTORY) this.#applyPending();
       return;
     }
-    if (this.#pendingCount !== 0) this.#applyPending();
+    this.#settle();
     this.#apply(steps);
+  }
+
+  /** Applies everything recorded so far: the repeats not yet written, then the packed frames. */
+  #settle(): void {
+    if (this.#unwrittenRepeats !== 0) this.#writeRepeats();
+    if (this.#pendingCount !== 0) this.#applyPending();
+  }
+
+  /**
+   * Writes the repeats of the last batch into the totals ring. One repeat of a 12-frame batch of
+   * S steps moves the ring's newest position back by one (12 ≡ −1 modulo 13) and makes each
+   * total the one a position later plus S; k repeats: a position k later plus k × S.
+   */
+  #writeRepeats(): void {
+    const k = this.#unwrittenRepeats;
+    this.#unwrittenRepeats = 0;
+    const totals = this.#totals;
+    const add = k * this.#lastBatchSteps;
+    const shift = k % TOTALS;
+    const moved = this.#scratch;
+    for (let p = 0; p < TOTALS; p++) moved[p] = totals[(p + shift) % TOTALS] + add;
+    for (let p = 0; p < TOTALS; p++) {
+      totals[p] = moved[p];
+      totals[p + TOTALS] = moved[p];
+    }
+    const ints = this.#ints;
+    ints[NEWEST] = (ints[NEWEST] - shift + TOTALS) % TOTALS;
   }
 
   /** Applies the packed frames (0 to 3 steps each), oldest first, in one pass over locals. */
@@ -166,6 +203,18 @@ export class StepHistory {
     const count = this.#pendingCount;
     this.#pending = 0;
     this.#pendingCount = 0;
+    const repeat =
+      count === JITTER_FIX_HISTORY &&
+      pending === this.#lastBatch &&
+      this.#repeats >= 2 &&
+      this.#lastKeptBits;
+    if (repeat) {
+      // the state is a fixed point of this batch: only the totals move (written when read)
+      this.#unwrittenRepeats++;
+      this.#repeats++;
+      return;
+    }
+    if (this.#unwrittenRepeats !== 0) this.#writeRepeats();
     const ints = this.#ints;
     if (ints[TYPICAL_VALID] === 1) this.#readBelow();
     const totals = this.#totals;
@@ -176,7 +225,7 @@ export class StepHistory {
     // same batch on the same state changes nothing but the totals.
     const full = count === JITTER_FIX_HISTORY;
     const before = below;
-    const repeat = full && pending === this.#lastBatch && this.#repeats >= 2 && this.#lastKeptBits;
+    const startTotal = totals[ints[NEWEST]];
     let atLeast1 = ints[AT_LEAST_1];
     let atLeast2 = ints[AT_LEAST_2];
     let atLeast3 = ints[AT_LEAST_3];
@@ -184,16 +233,14 @@ export class StepHistory {
     let total = totals[newest];
     for (let k = count - 1; k >= 0; k--) {
       const steps = (pending >> (2 * k)) & 3;
-      if (!repeat) {
-        // the bit update of the class doc, for 0 to 3 steps, against the window before it
-        if (steps === 0) below &= ~atLeast1;
-        else if (steps === 1) below = (below | (atLeast1 ^ ALL_FRAMES)) & ~atLeast2;
-        else if (steps === 2) below = (below | (atLeast2 ^ ALL_FRAMES)) & ~atLeast3;
-        else below = this.#belowAfter(below, 3, newest, total);
-        atLeast1 = ((atLeast1 << 1) | (steps >= 1 ? 1 : 0)) & ALL_FRAMES;
-        atLeast2 = ((atLeast2 << 1) | (steps >= 2 ? 1 : 0)) & ALL_FRAMES;
-        atLeast3 = ((atLeast3 << 1) | (steps >= 3 ? 1 : 0)) & ALL_FRAMES;
-      }
+      // the bit update of the class doc, for 0 to 3 steps, against the window before it
+      if (steps === 0) below &= ~atLeast1;
+      else if (steps === 1) below = (below | (atLeast1 ^ ALL_FRAMES)) & ~atLeast2;
+      else if (steps === 2) below = (below | (atLeast2 ^ ALL_FRAMES)) & ~atLeast3;
+      else below = this.#belowAfter(below, 3, newest, total);
+      atLeast1 = ((atLeast1 << 1) | (steps >= 1 ? 1 : 0)) & ALL_FRAMES;
+      atLeast2 = ((atLeast2 << 1) | (steps >= 2 ? 1 : 0)) & ALL_FRAMES;
+      atLeast3 = ((atLeast3 << 1) | (steps >= 3 ? 1 : 0)) & ALL_FRAMES;
       total += steps;
       newest = newest + 1 === TOTALS ? 0 : newest + 1;
       totals[newest] = total;
@@ -207,6 +254,7 @@ export class StepHistory {
       this.#repeats++;
     } else {
       this.#lastBatch = pending;
+      this.#lastBatchSteps = total - startTotal;
       this.#repeats = 1;
     }
     this.#lastKeptBits = below === before;
