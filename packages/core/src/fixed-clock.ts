@@ -272,13 +272,13 @@ export class FixedClock {
    * {@link countStep} once per step, then {@link endFrame}.
    */
   plan(forced: number, paused: boolean): void {
+    // The usual frame stays small enough for V8 to inline into the loop (docs/performance.md,
+    // "The loop"); the rare cases are methods of their own that work on the same fields.
     const frameTime = this.frameTime;
-    const gapDropped = this.gapTime;
-    const tolerance = this.tolerance;
-    const fixedDelta = this.#fixedDelta;
+    const gapTime = this.gapTime;
     const scale = paused ? 0 : this.#timeScale;
-    this.unscaledDelta = frameTime + gapDropped;
-    this.#unscaledTime = saturatingAdd(this.#unscaledTime, frameTime + gapDropped);
+    this.unscaledDelta = frameTime + gapTime;
+    this.#unscaledTime = saturatingAdd(this.#unscaledTime, frameTime + gapTime);
 
     // capture mode (not for stepOnce: its frame brings exactly one step), scale, then clamp the
     // scaled delta; products saturate instead of reaching Infinity
@@ -286,78 +286,106 @@ export class FixedClock {
     const scaled = saturate(raw * scale);
     let delta = scaled;
     if (delta > this.#maxDeltaTime) delta = this.#maxDeltaTime;
-    let dropped = scaled - delta;
-    if (gapDropped > 0) dropped = saturatingAdd(dropped, saturate(gapDropped * scale));
-
-    let due = 0;
-    let accumulator = this.#accumulator;
-    // a stepOnce frame runs its one step and leaves the accumulator as it was
-    if (scale > 0 && forced === 0) {
-      const countable = COUNTABLE_STEPS * fixedDelta;
-      if (delta > countable) {
-        dropped = saturatingAdd(dropped, delta - countable);
-        delta = countable;
-      }
-      if (this.#jitterFix > 0) {
-        const sync = this.#sync;
-        sync.accumulator = accumulator;
-        sync.delta = delta;
-        sync.step = fixedDelta;
-        sync.ticksPerSecond = this.#tickRate;
-        sync.jitterFix = this.#jitterFix;
-        sync.advance();
-        due = sync.steps;
-        accumulator = sync.accumulator;
-        delta = sync.delta;
-      } else {
-        // time the jitter fix still owed (or had borrowed) is paid back here, as Godot does
-        // with the fix at 0, but never below a 0 s frame
-        const owed = this.#sync.deficit;
-        if (owed !== 0) {
-          let paid = delta + owed;
-          if (paid < 0) paid = 0;
-          this.#sync.deficit = owed - (paid - delta);
-          delta = paid;
-        }
-        accumulator += delta;
-        if (accumulator > countable) {
-          dropped = saturatingAdd(dropped, accumulator - countable);
-          accumulator = countable;
-        }
-        // max(0, …): the tolerance can leave the accumulator a rounding error below -tolerance,
-        // which must count as 0 steps, not -1 (that would hand back a whole step of time)
-        due = Math.floor((accumulator + tolerance) / fixedDelta);
-        if (due < 0) due = 0;
-        accumulator -= due * fixedDelta;
-        this.#history.record(due);
-      }
-    }
-    // paused (pause() or timeScale 0): no step, even when a smaller fixedDelta has left more
-    // than one step in the accumulator; the jitter history is not fed either
-
-    // the cap (Godot): drop whole excess steps, keep the fractional remainder
-    let steps = due;
-    this.droppedSteps = 0;
-    if (steps > this.#maxSteps) {
-      steps = this.#maxSteps;
-      const droppedSteps = due - steps;
-      const stepsTime = droppedSteps * fixedDelta;
-      dropped = saturatingAdd(dropped, stepsTime);
-      delta -= stepsTime;
-      if (delta < 0) delta = 0;
-      this.droppedSteps = droppedSteps;
-    }
-    if (forced > 0) {
-      steps += forced;
-      delta += forced * fixedDelta;
-    }
-    this.#accumulator = accumulator;
-    if (dropped > 0) this.#droppedTime = saturatingAdd(this.#droppedTime, dropped);
-    this.steps = steps;
     this.delta = delta;
-    this.dropped = dropped;
-    this.#endTick = this.#tick + steps;
+    this.dropped = scaled - delta;
+    if (gapTime > 0) this.dropped = saturatingAdd(this.dropped, saturate(gapTime * scale));
+    this.steps = 0;
+    this.droppedSteps = 0;
+
+    // accumulate and count due steps; a paused frame (pause() or timeScale 0) runs none, even
+    // when a smaller fixedDelta has left more than one step in the accumulator, and a stepOnce
+    // frame leaves the accumulator as it was
+    if (scale > 0 && forced === 0) {
+      if (this.#jitterFix > 0) this.#countWithJitterFix();
+      else this.#countSteps();
+    }
+    if (this.steps > this.#maxSteps) this.#cap();
+    if (forced > 0) this.#force(forced);
+    if (this.dropped > 0) this.#droppedTime = saturatingAdd(this.#droppedTime, this.dropped);
+    this.#endTick = this.#tick + this.steps;
     this.#refresh();
+  }
+
+  /** Accumulates the frame's delta and counts the due steps, within the tolerance. */
+  #countSteps(): void {
+    const fixedDelta = this.#fixedDelta;
+    const countable = COUNTABLE_STEPS * fixedDelta;
+    if (this.#sync.deficit !== 0 || this.delta > countable) this.#settleDelta();
+    let accumulator = this.#accumulator + this.delta;
+    if (accumulator > countable) accumulator = this.#dropUncountable(accumulator);
+    // max(0, …): the tolerance can leave the accumulator a rounding error below -tolerance,
+    // which must count as 0 steps, not -1 (that would hand back a whole step of time)
+    let due = Math.floor((accumulator + this.tolerance) / fixedDelta);
+    if (due < 0) due = 0;
+    this.#accumulator = accumulator - due * fixedDelta;
+    this.steps = due;
+    this.#history.record(due);
+  }
+
+  /** `stepOnce`: its steps run whatever the pause, each with a whole `fixedDelta`. */
+  #force(forced: number): void {
+    this.steps += forced;
+    this.delta += forced * this.#fixedDelta;
+  }
+
+  /**
+   * The rare deltas of the plain count: one of more than 2^40 steps (the excess dropped), and
+   * time the jitter fix still owed (or had borrowed) when it was switched off, paid back here as
+   * Godot does with the fix at 0, but never below a 0 s frame.
+   */
+  #settleDelta(): void {
+    const countable = COUNTABLE_STEPS * this.#fixedDelta;
+    let delta = this.delta;
+    if (delta > countable) {
+      this.dropped = saturatingAdd(this.dropped, delta - countable);
+      delta = countable;
+    }
+    const owed = this.#sync.deficit;
+    if (owed !== 0) {
+      let paid = delta + owed;
+      if (paid < 0) paid = 0;
+      this.#sync.deficit = owed - (paid - delta);
+      delta = paid;
+    }
+    this.delta = delta;
+  }
+
+  /** An accumulator of more than 2^40 steps (after `accumulateOverstep`): drops the excess. */
+  #dropUncountable(accumulator: number): number {
+    const countable = COUNTABLE_STEPS * this.#fixedDelta;
+    this.dropped = saturatingAdd(this.dropped, accumulator - countable);
+    return countable;
+  }
+
+  /** Counts the due steps with Godot's `MainTimerSync` (`jitterFix > 0`). */
+  #countWithJitterFix(): void {
+    const countable = COUNTABLE_STEPS * this.#fixedDelta;
+    if (this.delta > countable) {
+      this.dropped = saturatingAdd(this.dropped, this.delta - countable);
+      this.delta = countable;
+    }
+    const sync = this.#sync;
+    sync.accumulator = this.#accumulator;
+    sync.delta = this.delta;
+    sync.step = this.#fixedDelta;
+    sync.ticksPerSecond = this.#tickRate;
+    sync.jitterFix = this.#jitterFix;
+    sync.advance();
+    this.steps = sync.steps;
+    this.#accumulator = sync.accumulator;
+    this.delta = sync.delta;
+  }
+
+  /** The step cap (Godot): drops whole excess steps and keeps the fractional remainder. */
+  #cap(): void {
+    const droppedSteps = this.steps - this.#maxSteps;
+    const stepsTime = droppedSteps * this.#fixedDelta;
+    this.steps = this.#maxSteps;
+    this.dropped = saturatingAdd(this.dropped, stepsTime);
+    let delta = this.delta - stepsTime;
+    if (delta < 0) delta = 0;
+    this.delta = delta;
+    this.droppedSteps = droppedSteps;
   }
 
   /** Recomputes `alpha` from the accumulator (`time` is computed when read). */
