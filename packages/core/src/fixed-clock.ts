@@ -49,8 +49,8 @@ function saturatingAdd(a: number, b: number): number {
 }
 
 /**
- * `value` (≥ 0), or `Number.MAX_VALUE` for `Infinity`. (The hot path compares with branches
- * rather than `Math.min`, whose NaN and -0 handling costs V8 a dozen instructions per call.)
+ * `value` (≥ 0), or `Number.MAX_VALUE` for `Infinity`. (A branch, not `Math.min`: see
+ * docs/performance.md, "The loop".)
  */
 function saturate(value: number): number {
   return value === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : value;
@@ -88,8 +88,7 @@ export class FixedClock {
   readonly #history = new StepHistory();
   readonly #sync = new JitterFix(this.#history);
 
-  // Inputs of plan(): fields, not arguments, so a frame allocates nothing (docs/performance.md,
-  // "The loop": V8 boxes a double passed to a call it does not inline).
+  // Inputs of plan(): fields, not arguments (docs/performance.md, "The loop").
   /** Input of {@link plan}: the frame's real seconds (sanitised: finite, ≥ 0). */
   frameTime = 0.5;
   /** Input of {@link plan}: real seconds of a hidden page to drop outright. */

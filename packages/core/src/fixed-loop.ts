@@ -135,9 +135,8 @@ export class FixedLoop implements FrameSink {
     console.error('fixedtick: an onError listener threw:', error),
   );
 
-  // A frame's inputs (the clock's input fields hold the times) and the state its dispatch reads.
-  // They travel in fields rather than arguments (docs/performance.md, "The loop"): V8 boxes a
-  // double passed to a call it does not inline, and frames must allocate nothing.
+  // A frame's inputs besides the times (which go into the clock's input fields), in fields
+  // rather than arguments: docs/performance.md, "The loop".
   #inForcedSteps = 0;
   #inAnomaly: AnomalyKind | undefined;
   #inAnomalyValue: unknown;
