@@ -8,9 +8,12 @@
  * @packageDocumentation
  */
 export {
+  AUTO_MAX_STEPS_SECONDS,
   DEFAULT_FIXED_DELTA,
   DEFAULT_MAX_DELTA_TIME,
   DEFAULT_MAX_STEPS_PER_FRAME,
+  MAX_DURATION,
+  MAX_TOLERANCE_STEPS,
   STEP_TOLERANCE,
 } from './constants.ts';
 export type { Driver, FrameSink } from './driver.ts';
@@ -48,7 +51,7 @@ export {
   verlet,
 } from './integrate.ts';
 export type { InterpolationMode } from './interpolation/pose-buffer.ts';
-export { JITTER_FIX_HISTORY } from './jitter-fix.ts';
+export { JITTER_FIX_HISTORY } from './step-history.ts';
 export {
   checkInterpolationMode,
   type ErrorPolicy,
