@@ -51,7 +51,6 @@ export {
   verlet,
 } from './integrate.ts';
 export type { InterpolationMode } from './interpolation/pose-buffer.ts';
-export { JITTER_FIX_HISTORY } from './step-history.ts';
 export {
   checkInterpolationMode,
   type ErrorPolicy,
@@ -62,3 +61,4 @@ export {
   resolveOptions,
 } from './options.ts';
 export { type Preset, presets } from './presets.ts';
+export { JITTER_FIX_HISTORY } from './step-history.ts';

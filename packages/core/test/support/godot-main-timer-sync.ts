@@ -170,7 +170,7 @@ export class GodotMainTimerSync {
   ) {
     let p_process_step = p_process_step_in;
     let min_output_step = float(p_process_step / 8);
-    min_output_step = float(Math.max(min_output_step , 1e-6));
+    min_output_step = float(Math.max(min_output_step, 1e-6));
 
     // compensate for last deficit
     p_process_step += this.time_deficit;
