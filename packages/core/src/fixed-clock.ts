@@ -66,12 +66,16 @@ export function autoMaxSteps(tickRate: number): number {
 export class FixedClock {
   #fixedDelta: number;
   #tickRate: number;
-  #maxDeltaTime: number;
+  /** Clamp of one frame's scaled delta, in seconds (validated by the loop). */
+  maxDeltaTime: number;
   #maxSteps: number;
   #autoMaxSteps: boolean;
-  #timeScale: number;
-  #jitterFix: number;
-  #captureDeltaTime: number;
+  /** Game time per real time (validated by the loop). */
+  timeScale: number;
+  /** Godot's `physics_jitter_fix`; the history is kept whatever its value (validated by the loop). */
+  jitterFix: number;
+  /** Fixed game time per frame when > 0 (validated by the loop). */
+  captureDeltaTime: number;
 
   #accumulator = 0;
   #tick = 0;
@@ -111,15 +115,15 @@ export class FixedClock {
   constructor(options: ResolvedLoopOptions) {
     this.#fixedDelta = options.fixedDelta;
     this.#tickRate = options.tickRate;
-    this.#maxDeltaTime = options.maxDeltaTime;
+    this.maxDeltaTime = options.maxDeltaTime;
     this.#autoMaxSteps = options.maxStepsPerFrame === 'auto';
     this.#maxSteps =
       options.maxStepsPerFrame === 'auto'
         ? autoMaxSteps(options.tickRate)
         : options.maxStepsPerFrame;
-    this.#timeScale = options.timeScale;
-    this.#jitterFix = options.jitterFix;
-    this.#captureDeltaTime = options.captureDeltaTime;
+    this.timeScale = options.timeScale;
+    this.jitterFix = options.jitterFix;
+    this.captureDeltaTime = options.captureDeltaTime;
   }
 
   // ---- settings (validated by the caller) ---------------------------------------------
@@ -146,13 +150,6 @@ export class FixedClock {
     if (this.#autoMaxSteps) this.#maxSteps = autoMaxSteps(tickRate);
     this.#refresh();
   }
-  /** Clamp of one frame's scaled delta, in seconds. */
-  get maxDeltaTime(): number {
-    return this.#maxDeltaTime;
-  }
-  set maxDeltaTime(value: number) {
-    this.#maxDeltaTime = value;
-  }
   /** The step cap in force (the `'auto'` one follows the tick rate). */
   get maxStepsPerFrame(): number {
     return this.#maxSteps;
@@ -165,27 +162,6 @@ export class FixedClock {
   setMaxSteps(value: number | 'auto'): void {
     this.#autoMaxSteps = value === 'auto';
     this.#maxSteps = value === 'auto' ? autoMaxSteps(this.#tickRate) : value;
-  }
-  /** Game time per real time. */
-  get timeScale(): number {
-    return this.#timeScale;
-  }
-  set timeScale(value: number) {
-    this.#timeScale = value;
-  }
-  /** Godot's `physics_jitter_fix`; the history is kept whatever its value. */
-  get jitterFix(): number {
-    return this.#jitterFix;
-  }
-  set jitterFix(value: number) {
-    this.#jitterFix = value;
-  }
-  /** Fixed game time per frame when > 0. */
-  get captureDeltaTime(): number {
-    return this.#captureDeltaTime;
-  }
-  set captureDeltaTime(value: number) {
-    this.#captureDeltaTime = value;
   }
 
   // ---- state --------------------------------------------------------------------------
@@ -275,16 +251,16 @@ export class FixedClock {
     // "The loop"); the rare cases are methods of their own that work on the same fields.
     const frameTime = this.frameTime;
     const gapTime = this.gapTime;
-    const scale = paused ? 0 : this.#timeScale;
+    const scale = paused ? 0 : this.timeScale;
     this.unscaledDelta = frameTime + gapTime;
     this.#unscaledTime = saturatingAdd(this.#unscaledTime, frameTime + gapTime);
 
     // capture mode (not for stepOnce: its frame brings exactly one step), scale, then clamp the
     // scaled delta; products saturate instead of reaching Infinity
-    const raw = this.#captureDeltaTime > 0 && forced === 0 ? this.#captureDeltaTime : frameTime;
+    const raw = this.captureDeltaTime > 0 && forced === 0 ? this.captureDeltaTime : frameTime;
     const scaled = saturate(raw * scale);
     let delta = scaled;
-    if (delta > this.#maxDeltaTime) delta = this.#maxDeltaTime;
+    if (delta > this.maxDeltaTime) delta = this.maxDeltaTime;
     this.delta = delta;
     this.dropped = scaled - delta;
     if (gapTime > 0) this.dropped = saturatingAdd(this.dropped, saturate(gapTime * scale));
@@ -295,7 +271,7 @@ export class FixedClock {
     // when a smaller fixedDelta has left more than one step in the accumulator, and a stepOnce
     // frame leaves the accumulator as it was
     if (scale > 0 && forced === 0) {
-      if (this.#jitterFix > 0) this.#countWithJitterFix();
+      if (this.jitterFix > 0) this.#countWithJitterFix();
       else this.#countSteps();
     }
     if (this.steps > this.#maxSteps) this.#cap();
@@ -368,7 +344,7 @@ export class FixedClock {
     sync.delta = this.delta;
     sync.step = this.#fixedDelta;
     sync.ticksPerSecond = this.#tickRate;
-    sync.jitterFix = this.#jitterFix;
+    sync.jitterFix = this.jitterFix;
     sync.advance();
     this.steps = sync.steps;
     this.#accumulator = sync.accumulator;
