@@ -3,6 +3,7 @@ import type { FixedLoopOptions } from './options.ts';
 /** A named set of loop options mirroring an engine's defaults. Spread it into the options. */
 export type Preset = Readonly<
   Required<Pick<FixedLoopOptions, 'fixedDelta' | 'maxDeltaTime' | 'jitterFix'>> & {
+    /** The engine's own step cap (a number: presets keep theirs whatever the tick rate). */
     maxStepsPerFrame: number;
   }
 >;
