@@ -9,16 +9,9 @@ import { FixedLoop } from '@fixedtick/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extremeSeconds, PROPERTY_RUNS, SEED } from './arbitraries.ts';
+import { FRAME_HOOKS } from './loop-model.ts';
 
-const HOOKS = [
-  'onFrameStart',
-  'onFixedUpdate',
-  'onPostSimulation',
-  'onUpdate',
-  'onLateUpdate',
-  'onPreRender',
-  'onPostRender',
-] as const;
+const HOOKS = FRAME_HOOKS;
 type HookName = (typeof HOOKS)[number];
 
 type Action =

@@ -18,8 +18,8 @@ import {
   timestampStepMs,
 } from './arbitraries.ts';
 
-/** Every hook of a loop: a nested frame may be attempted from any of them. */
-export const ALL_HOOKS = [
+/** The hooks every frame (or step) dispatches, in frame order. */
+export const FRAME_HOOKS = [
   'onFrameStart',
   'onFixedUpdate',
   'onPostSimulation',
@@ -27,9 +27,10 @@ export const ALL_HOOKS = [
   'onLateUpdate',
   'onPreRender',
   'onPostRender',
-  'onStepsDropped',
-  'onAnomaly',
 ] as const;
+
+/** Every hook of a loop: a nested frame may be attempted from any of them. */
+export const ALL_HOOKS = [...FRAME_HOOKS, 'onStepsDropped', 'onAnomaly'] as const;
 
 /** A frame entry point called from inside a frame (it must be refused, with no effect). */
 export type NestedCall = 'advance' | 'frame' | 'frameAfterGap' | 'stepOnce';

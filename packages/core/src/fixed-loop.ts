@@ -66,17 +66,8 @@ import {
   resolveOptions,
 } from './options.ts';
 
-export type {
-  AnomalyKind,
-  AnomalyListener,
-  DroppedListener,
-  ErrorListener,
-  FrameInfo,
-  FrameListener,
-  LoopAdapter,
-  LoopStats,
-  StepListener,
-};
+// the types other modules of the core read from here
+export type { FrameInfo, LoopAdapter };
 
 // The points of a frame, in order. A listener that throws is reported and the frame resumes at
 // the point after it (see #runFrame).

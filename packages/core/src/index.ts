@@ -24,18 +24,7 @@ export {
   type VisibilityDocument,
 } from './drivers/frame-callback-driver.ts';
 export { type RafDriverOptions, type RafHost, rafDriver } from './drivers/raf-driver.ts';
-export {
-  type AnomalyKind,
-  type AnomalyListener,
-  type DroppedListener,
-  type ErrorListener,
-  FixedLoop,
-  type FrameInfo,
-  type FrameListener,
-  type LoopAdapter,
-  type LoopStats,
-  type StepListener,
-} from './fixed-loop.ts';
+export { FixedLoop } from './fixed-loop.ts';
 export type { ListenerOptions, Unsubscribe } from './hook.ts';
 export {
   damp,
@@ -51,6 +40,17 @@ export {
   verlet,
 } from './integrate.ts';
 export type { InterpolationMode } from './interpolation/pose-buffer.ts';
+export type {
+  AnomalyKind,
+  AnomalyListener,
+  DroppedListener,
+  ErrorListener,
+  FrameInfo,
+  FrameListener,
+  LoopAdapter,
+  LoopStats,
+  StepListener,
+} from './loop-types.ts';
 export {
   checkInterpolationMode,
   type ErrorPolicy,
