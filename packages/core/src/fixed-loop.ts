@@ -38,8 +38,9 @@ import { STEP_TOLERANCE } from './constants.ts';
 import type { Driver, FrameSink } from './driver.ts';
 import { rafDriver } from './drivers/raf-driver.ts';
 import { FixedClock } from './fixed-clock.ts';
+import { FrameDispatch } from './frame-dispatch.ts';
 import { anomalyKind, isFrameTime, TimestampClock } from './frame-times.ts';
-import { Hook, type ListenerOptions, type Unsubscribe } from './hook.ts';
+import type { ListenerOptions, Unsubscribe } from './hook.ts';
 import type {
   AnomalyKind,
   AnomalyListener,
@@ -69,25 +70,6 @@ import {
 // the types other modules of the core read from here
 export type { FrameInfo, LoopAdapter };
 
-// The points of a frame, in order. A listener that throws is reported and the frame resumes at
-// the point after it (see #runFrame).
-const FRAME_START = 0;
-const BEGIN_FRAME = 1;
-const STEP_START = 2;
-const FIXED_UPDATE = 3;
-const PHYSICS_STEP = 4;
-const POST_SIMULATION = 5;
-const STEP_END = 6;
-const INTERPOLATE = 7;
-const UPDATE = 8;
-const LATE_UPDATE = 9;
-const PRE_RENDER = 10;
-const RENDER = 11;
-const POST_RENDER = 12;
-
-/** The adapter calls made once per step or frame, named as `onError` reports them. */
-type AdapterPhase = 'beforeSteps' | 'physicsStep' | 'afterStep' | 'interpolate' | 'render';
-
 /**
  * One simulation clock: feeds real frame times in, runs fixed steps and per-frame hooks out.
  * See the module doc above and `docs/timing-model.md`.
@@ -95,50 +77,30 @@ type AdapterPhase = 'beforeSteps' | 'physicsStep' | 'afterStep' | 'interpolate' 
 export class FixedLoop implements FrameSink {
   readonly #clock: FixedClock;
   readonly #timestamps = new TimestampClock();
-  #errorPolicy: ErrorPolicy;
+  readonly #dispatch: FrameDispatch;
   #paused = false;
   /** A step set during a frame, applied when the frame ends (0 = none). */
   #nextFixedDelta = 0;
   #nextTickRate = 0;
   #frameTimestampMs = Number.NaN;
-  #alpha = 0;
-  #inFixedStep = false;
   #disposed = false;
   #inFrame = false;
   #driver: Driver | undefined;
-  #adapters: readonly LoopAdapter[] = [];
-  #pendingError: { error: unknown } | undefined;
 
   readonly #stats = { frames: 0, steps: 0, droppedTime: 0, anomalies: 0, lastSteps: 0 };
   readonly #info: FrameInfo = { steps: 0, alpha: 0, delta: 0, unscaledDelta: 0, dropped: 0 };
-
-  readonly #sink = (error: unknown, source: string): void => this.#report(error, source);
-  readonly #frameStart = new Hook<FrameListener>('onFrameStart', this.#sink);
-  readonly #fixedUpdate = new Hook<StepListener>('onFixedUpdate', this.#sink);
-  readonly #postSimulation = new Hook<StepListener>('onPostSimulation', this.#sink);
-  readonly #update = new Hook<FrameListener>('onUpdate', this.#sink);
-  readonly #lateUpdate = new Hook<FrameListener>('onLateUpdate', this.#sink);
-  readonly #preRender = new Hook<FrameListener>('onPreRender', this.#sink);
-  readonly #postRender = new Hook<FrameListener>('onPostRender', this.#sink);
-  readonly #stepsDropped = new Hook<DroppedListener>('onStepsDropped', this.#sink);
-  readonly #anomaly = new Hook<AnomalyListener>('onAnomaly', this.#sink);
-  readonly #error = new Hook<ErrorListener>('onError', (error) =>
-    console.error('fixedtick: an onError listener threw:', error),
-  );
 
   // A frame's inputs besides the times (which go into the clock's input fields), in fields
   // rather than arguments: docs/performance.md, "The loop".
   #inForcedSteps = 0;
   #inAnomaly: AnomalyKind | undefined;
   #inAnomalyValue: unknown;
-  /** The point of the frame being run (see FRAME_START …), for error reports. */
-  #point = FRAME_START;
 
   /** @param options validated; a bad value throws a `RangeError` naming it. */
   constructor(options: FixedLoopOptions = {}) {
     const resolved = resolveOptions(options);
     this.#clock = new FixedClock(resolved);
-    this.#errorPolicy = resolved.errorPolicy;
+    this.#dispatch = new FrameDispatch(resolved.errorPolicy);
   }
 
   // ---- options (live; a change applies from the next frame) ----------------------------
@@ -212,10 +174,10 @@ export class FixedLoop implements FrameSink {
   }
   /** `'report'` or `'throw'` (rethrow the first listener error after the frame). */
   get errorPolicy(): ErrorPolicy {
-    return this.#errorPolicy;
+    return this.#dispatch.errorPolicy;
   }
   set errorPolicy(value: ErrorPolicy) {
-    this.#errorPolicy = checkErrorPolicy(value);
+    this.#dispatch.errorPolicy = checkErrorPolicy(value);
   }
 
   // ---- state ----------------------------------------------------------------------------
@@ -251,7 +213,7 @@ export class FixedLoop implements FrameSink {
   }
   /** Overstep fraction of the last frame, in [0, 1]. */
   get alpha(): number {
-    return this.#alpha;
+    return this.#dispatch.alpha;
   }
   /**
    * Game time collected but not yet simulated, in seconds (`alpha * fixedDelta`, unclamped: the
@@ -280,7 +242,7 @@ export class FixedLoop implements FrameSink {
   }
   /** True while `fixedUpdate`, the physics step and `postSimulation` run. */
   get inFixedStep(): boolean {
-    return this.#inFixedStep;
+    return this.#dispatch.inFixedStep;
   }
   /** True between `pause()` and `resume()`. */
   get paused(): boolean {
@@ -323,49 +285,49 @@ export class FixedLoop implements FrameSink {
 
   /** Each frame, before any step (input sampling; Roblox's per-frame `PreSimulation`). */
   onFrameStart(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#frameStart.add(fn, options);
+    return this.#dispatch.frameStart.add(fn, options);
   }
   /** Each fixed step, before the physics step (Unity `FixedUpdate`, Godot `_physics_process`). */
   onFixedUpdate(fn: StepListener, options?: ListenerOptions): Unsubscribe {
-    return this.#fixedUpdate.add(fn, options);
+    return this.#dispatch.fixedUpdate.add(fn, options);
   }
   /** Each fixed step, after the physics step (Roblox `PostSimulation`). */
   onPostSimulation(fn: StepListener, options?: ListenerOptions): Unsubscribe {
-    return this.#postSimulation.add(fn, options);
+    return this.#dispatch.postSimulation.add(fn, options);
   }
   /** Each frame, after the steps and the interpolation pass (Unity `Update`, Godot `_process`). */
   onUpdate(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#update.add(fn, options);
+    return this.#dispatch.update.add(fn, options);
   }
   /** Each frame, after `update` (Unity `LateUpdate`): cameras that follow things. */
   onLateUpdate(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#lateUpdate.add(fn, options);
+    return this.#dispatch.lateUpdate.add(fn, options);
   }
   /** Each frame, just before rendering (Roblox `PreRender`). */
   onPreRender(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#preRender.add(fn, options);
+    return this.#dispatch.preRender.add(fn, options);
   }
   /** Each frame, after rendering. */
   onPostRender(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#postRender.add(fn, options);
+    return this.#dispatch.postRender.add(fn, options);
   }
   /** When the step cap drops whole steps: `(steps, seconds)`. */
   onStepsDropped(fn: DroppedListener, options?: ListenerOptions): Unsubscribe {
-    return this.#stepsDropped.add(fn, options);
+    return this.#dispatch.stepsDropped.add(fn, options);
   }
   /**
    * When a bad frame time is sanitised to 0 s: `(kind, value)`. It runs inside the frame (a
    * frame started from it is refused, like one started from any other listener).
    */
   onAnomaly(fn: AnomalyListener, options?: ListenerOptions): Unsubscribe {
-    return this.#anomaly.add(fn, options);
+    return this.#dispatch.anomaly.add(fn, options);
   }
   /**
    * When a listener or an adapter throws: `(error, source)`. With no `onError` listener, errors
    * go to `console.error`. An `onError` listener that throws is itself sent to `console.error`.
    */
   onError(fn: ErrorListener, options?: ListenerOptions): Unsubscribe {
-    return this.#error.add(fn, options);
+    return this.#dispatch.error.add(fn, options);
   }
 
   // ---- adapters -------------------------------------------------------------------------
@@ -375,11 +337,12 @@ export class FixedLoop implements FrameSink {
    * frame, it takes part from the next frame.
    */
   addAdapter(adapter: LoopAdapter): Unsubscribe {
-    this.#adapters = [...this.#adapters, adapter];
+    const dispatch = this.#dispatch;
+    dispatch.adapters = [...dispatch.adapters, adapter];
     return () => {
-      if (!this.#adapters.includes(adapter)) return;
-      this.#adapters = this.#adapters.filter((a) => a !== adapter);
-      this.#callAdapter(adapter, 'detach');
+      if (!dispatch.adapters.includes(adapter)) return;
+      dispatch.adapters = dispatch.adapters.filter((a) => a !== adapter);
+      dispatch.callAdapter(adapter, 'detach', this);
     };
   }
 
@@ -463,7 +426,9 @@ export class FixedLoop implements FrameSink {
    * the next rendered frame shows the current simulation state with no streak.
    */
   resetInterpolation(): void {
-    for (const adapter of this.#adapters) this.#callAdapter(adapter, 'resetInterpolation');
+    const dispatch = this.#dispatch;
+    for (const adapter of dispatch.adapters)
+      dispatch.callAdapter(adapter, 'resetInterpolation', this);
   }
 
   /**
@@ -500,22 +465,7 @@ export class FixedLoop implements FrameSink {
     if (this.#disposed) return;
     this.#disposed = true;
     this.stop();
-    const adapters = this.#adapters;
-    this.#adapters = [];
-    for (const adapter of adapters) this.#callAdapter(adapter, 'detach');
-    for (const hook of [
-      this.#frameStart,
-      this.#fixedUpdate,
-      this.#postSimulation,
-      this.#update,
-      this.#lateUpdate,
-      this.#preRender,
-      this.#postRender,
-      this.#stepsDropped,
-      this.#anomaly,
-    ]) {
-      hook.clear();
-    }
+    this.#dispatch.dispose(this);
   }
 
   // ---- internals ------------------------------------------------------------------------
@@ -563,26 +513,6 @@ export class FixedLoop implements FrameSink {
     return info;
   }
 
-  #report(error: unknown, source: string): void {
-    if (this.#errorPolicy === 'throw' && this.#pendingError === undefined) {
-      this.#pendingError = { error };
-    }
-    if (this.#error.size === 0) {
-      console.error(`fixedtick: error in ${source}:`, error);
-      return;
-    }
-    this.#error.emit(error, source);
-  }
-
-  #callAdapter(adapter: LoopAdapter, method: 'detach' | 'resetInterpolation' | 'beginFrame'): void {
-    try {
-      if (method === 'beginFrame') adapter.beginFrame?.(this);
-      else adapter[method]?.();
-    } catch (error) {
-      this.#report(error, `adapter.${method}`);
-    }
-  }
-
   /** Runs the frame whose inputs are set, inside the re-entrancy guard (`onAnomaly` included). */
   #runGuarded(): FrameInfo {
     this.#inFrame = true;
@@ -590,12 +520,19 @@ export class FixedLoop implements FrameSink {
       const anomaly = this.#inAnomaly;
       if (anomaly !== undefined) {
         this.#stats.anomalies++;
-        this.#anomaly.emit(anomaly, this.#inAnomalyValue);
+        this.#dispatch.anomaly.emit(anomaly, this.#inAnomalyValue);
       }
-      this.#runFrame();
+      this.#dispatch.run(
+        this,
+        this.#clock,
+        this.#info,
+        this.#stats,
+        this.#inForcedSteps,
+        this.#paused,
+      );
     } finally {
       this.#inFrame = false;
-      this.#inFixedStep = false;
+      this.#dispatch.inFixedStep = false;
       this.#clock.endFrame();
       if (this.#nextFixedDelta !== 0) {
         this.#clock.setStep(this.#nextFixedDelta, this.#nextTickRate);
@@ -603,140 +540,8 @@ export class FixedLoop implements FrameSink {
         this.#nextTickRate = 0;
       }
     }
-    const pending = this.#pendingError;
-    if (pending !== undefined) {
-      this.#pendingError = undefined;
-      throw pending.error;
-    }
+    const pending = this.#dispatch.takeError();
+    if (pending !== undefined) throw pending.error;
     return this.#info;
-  }
-
-  /** Plans the frame with the clock, then dispatches it. */
-  #runFrame(): void {
-    const clock = this.#clock;
-    const previousAlpha = this.#alpha;
-    clock.plan(this.#inForcedSteps, this.#paused);
-    const steps = clock.steps;
-    const delta = clock.delta;
-    const fixedDelta = clock.fixedDelta;
-    const info = this.#info;
-    const stats = this.#stats;
-    info.steps = steps;
-    info.delta = delta;
-    info.unscaledDelta = clock.unscaledDelta;
-    info.dropped = clock.dropped;
-    stats.frames++;
-    stats.droppedTime = clock.droppedTime;
-    stats.lastSteps = steps;
-    // adapters added or removed during the frame take part from the next one
-    const adapters = this.#adapters;
-    const hasAdapters = adapters.length !== 0;
-    const droppedSteps = clock.droppedSteps;
-    if (droppedSteps > 0) this.#stepsDropped.emit(droppedSteps, droppedSteps * fixedDelta);
-
-    // Dispatch. Each hook is called through its `run` fast path at a call site of its own
-    // (docs/performance.md, "The loop"); `#point` records where the frame is. A listener that
-    // throws is reported and the frame resumes at the point after it: one try for the whole
-    // frame, entered again only after a throw (the locals above and `step` carry over).
-    let resume = FRAME_START;
-    let step = 0;
-    for (;;) {
-      try {
-        if (resume <= FRAME_START) {
-          this.#point = FRAME_START;
-          this.#frameStart.run(delta, previousAlpha);
-        }
-        if (resume <= BEGIN_FRAME) {
-          for (let i = 0; i < adapters.length && !this.#disposed; i++) {
-            this.#callAdapter(adapters[i], 'beginFrame');
-          }
-        }
-        if (resume <= STEP_END) {
-          let from = resume;
-          for (; step < steps && !this.#disposed; step++) {
-            if (from <= STEP_START) {
-              if (step === 0 && hasAdapters) this.#adapterStep(adapters, 'beforeSteps');
-              this.#inFixedStep = true;
-            }
-            if (from <= FIXED_UPDATE) {
-              this.#point = FIXED_UPDATE;
-              this.#fixedUpdate.run(fixedDelta, clock.tick);
-            }
-            if (from <= PHYSICS_STEP && hasAdapters) this.#adapterStep(adapters, 'physicsStep');
-            if (from <= POST_SIMULATION) {
-              this.#point = POST_SIMULATION;
-              this.#postSimulation.run(fixedDelta, clock.tick);
-            }
-            clock.countStep();
-            stats.steps++;
-            if (hasAdapters) this.#adapterStep(adapters, 'afterStep');
-            this.#inFixedStep = false;
-            from = STEP_START;
-          }
-          if (step < steps) {
-            // disposed mid-frame: report what really ran
-            info.steps = step;
-            stats.lastSteps = step;
-          }
-        }
-        const alpha = clock.alpha;
-        if (resume <= INTERPOLATE) {
-          this.#alpha = alpha;
-          info.alpha = alpha;
-          if (hasAdapters) this.#adapterStep(adapters, 'interpolate');
-        }
-        if (resume <= UPDATE) {
-          this.#point = UPDATE;
-          this.#update.run(delta, alpha);
-        }
-        if (resume <= LATE_UPDATE) {
-          this.#point = LATE_UPDATE;
-          this.#lateUpdate.run(delta, alpha);
-        }
-        if (resume <= PRE_RENDER) {
-          this.#point = PRE_RENDER;
-          this.#preRender.run(delta, alpha);
-        }
-        if (resume <= RENDER && hasAdapters) this.#adapterStep(adapters, 'render');
-        if (resume <= POST_RENDER) {
-          this.#point = POST_RENDER;
-          this.#postRender.run(delta, alpha);
-        }
-        return;
-      } catch (error) {
-        const point = this.#point;
-        this.#hookAt(point).report(error);
-        resume = point + 1;
-        // a throw inside a step goes on with that step's next point
-      }
-    }
-  }
-
-  /** The hook whose single listener runs at `point` (the points that call listeners). */
-  #hookAt(point: number): Hook<FrameListener> | Hook<StepListener> {
-    if (point === FRAME_START) return this.#frameStart;
-    if (point === FIXED_UPDATE) return this.#fixedUpdate;
-    if (point === POST_SIMULATION) return this.#postSimulation;
-    if (point === UPDATE) return this.#update;
-    if (point === LATE_UPDATE) return this.#lateUpdate;
-    if (point === PRE_RENDER) return this.#preRender;
-    return this.#postRender;
-  }
-
-  /** Calls one adapter phase on every adapter of the frame, isolating errors (no allocation). */
-  #adapterStep(adapters: readonly LoopAdapter[], phase: AdapterPhase): void {
-    const fixedDelta = this.#clock.fixedDelta;
-    for (let i = 0; i < adapters.length && !this.#disposed; i++) {
-      const adapter = adapters[i];
-      try {
-        if (phase === 'beforeSteps') adapter.beforeSteps?.(this);
-        else if (phase === 'physicsStep') adapter.physicsStep?.(fixedDelta, this);
-        else if (phase === 'afterStep') adapter.afterStep?.(fixedDelta, this);
-        else if (phase === 'interpolate') adapter.interpolate?.(this);
-        else adapter.render?.(this);
-      } catch (error) {
-        this.#report(error, `adapter.${phase}`);
-      }
-    }
   }
 }
