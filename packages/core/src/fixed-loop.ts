@@ -13,7 +13,8 @@
  * a long frame takes long enough to make the next frame longer still): `maxDeltaTime` caps the
  * game time one frame may bring (Unity, Fiedler, Bevy), and `maxStepsPerFrame` caps the steps
  * one frame may run (Godot). What they cut off is *dropped*: counted, reported, never simulated.
- * The arithmetic is {@link FixedClock}'s; this class feeds it frames and dispatches the hooks.
+ * The arithmetic is {@link FixedClock}'s and the calls are {@link FrameDispatch}'s; this class
+ * takes the frames in (sanitised, inside the re-entrancy guard) and keeps the options and state.
  *
  * Guarantees (each has a test named after it):
  * - `0 <= alpha <= 1` after every frame.
