@@ -11,7 +11,8 @@ const WHY: Record<string, string> = {
   'speed-overhead':
     'These rows time a frame that does almost nothing, so they measure the loops themselves, and ' +
     'Fixedtick’s does more: it sanitises the frame time (NaN, negative, backwards timestamps), ' +
-    'applies capture mode, the clamp, the time scale and pause, the jitter-fix branch and the step ' +
+    'applies capture mode, the time scale and pause, then the clamp on the scaled delta, keeps the ' +
+    '12-frame step history Godot’s jitter fix needs (also while the fix is off), applies the step ' +
     'cap, keeps `time`/`unscaledTime`/`stats`/`FrameInfo`, guards against re-entrant frames with ' +
     'try/finally, and calls listeners through hook lists that isolate errors and honour ' +
     'priorities and mid-dispatch unsubscription. A hand-written accumulator (or @thi.ng/timestep) ' +

@@ -107,7 +107,9 @@ function fixedtick(spec: LoopSpec, display: FakeDisplay): LoopRun {
   return {
     display,
     capNote:
-      spec.cap === undefined ? 'default maxStepsPerFrame 8' : `maxStepsPerFrame: ${spec.cap}`,
+      spec.cap === undefined
+        ? `default maxStepsPerFrame 'auto' (${loop.maxStepsPerFrame} at ${spec.hz} Hz)`
+        : `maxStepsPerFrame: ${spec.cap}`,
     handles: { loop },
     dispose: () => {
       loop.dispose();

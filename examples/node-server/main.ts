@@ -82,12 +82,16 @@ setTimeout(
     const liveSum = world.checksum();
 
     // Replay: a fresh world, the recorded inputs, frames as fast as the CPU goes (no waiting).
-    const replayLoop = new FixedLoop({ tickRate: hz });
+    // No step cap: 1/7 s frames hold more than the default cap's 2/15 s, and a replay must run
+    // every tick; the last frame is cut so the replay stops on the live tick.
+    const replayLoop = new FixedLoop({ tickRate: hz, maxStepsPerFrame: Number.POSITIVE_INFINITY });
     const replayWorld = new World(replayLoop, playerCount);
     recordings.forEach((rec, i) => {
       InputRecording.fromJSON(JSON.stringify(rec)).replay(replayWorld.inputs[i]);
     });
-    while (replayLoop.tick < loop.tick) replayLoop.advance(1 / 7);
+    while (replayLoop.tick < loop.tick) {
+      replayLoop.advance(Math.min(1 / 7, (loop.tick - replayLoop.tick) / hz));
+    }
     const replaySum = replayWorld.checksum();
 
     console.log('\nsummary');

@@ -11,6 +11,48 @@ import fc from 'fast-check';
 /** Number of cases per property (the issue's contract: 1 000). */
 export const RUNS = 1000;
 
+/**
+ * The seed every property runs with, so a run is reproducible and a failure can be replayed:
+ * `FIXEDTICK_SEED=… npx vitest run test/reliability`. It is in each suite's title; fast-check
+ * also prints it (with the path of the shrunk counterexample) when a property fails.
+ */
+export const SEED = Number(process.env.FIXEDTICK_SEED ?? 20_261_201);
+
+/** The `fc.assert` parameters of every property: {@link RUNS} cases from {@link SEED}. */
+export const PROPERTY_RUNS = { numRuns: RUNS, seed: SEED } as const;
+
+/**
+ * Frame times at the edges of the doubles: the largest finite ones (whose sums and products
+ * overflow), subnormals, and their negatives.
+ */
+export const extremeSeconds: fc.Arbitrary<number> = fc.constantFrom(
+  Number.MAX_VALUE,
+  1.7e308,
+  8.9e307,
+  1e308,
+  Number.MIN_VALUE,
+  1e-320,
+  2.2250738585072014e-308,
+  -Number.MAX_VALUE,
+  -Number.MIN_VALUE,
+  -0,
+);
+
+/** Absolute timestamps in ms at the edges of the doubles (for `frame(t)` as given). */
+export const extremeTimestampMs: fc.Arbitrary<number> = fc.constantFrom(
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  1.7e308,
+  -1.7e308,
+  8.6e15,
+  -8.6e15,
+  Number.MIN_VALUE,
+  0,
+);
+
+/** Where a test's timestamp clock starts: a `performance.now()` one or a `Date.now()` one. */
+export const clockOriginMs: fc.Arbitrary<number> = fc.constantFrom(1000, 1.7e12, 6e10, 2 ** 42);
+
 /** A frame time in seconds as `advance()` may receive it, broken values included. */
 export const frameSeconds: fc.Arbitrary<number> = fc.oneof(
   { weight: 6, arbitrary: fc.double({ min: 0.001, max: 0.1, noNaN: true }) },

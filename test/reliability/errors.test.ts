@@ -152,6 +152,8 @@ const triggers: Record<string, () => string | Promise<string>> = {
   'delta-rate-disagree': () => thrown(() => new FixedLoop({ fixedDelta: 0.02, tickRate: 60 })),
   'hook-function': () => thrown(() => new FixedLoop().onUpdate(undefined as never)),
   priority: () => thrown(() => new FixedLoop().onUpdate(() => {}, { priority: Number.NaN })),
+  'listener-options': () => thrown(() => new FixedLoop().onUpdate(() => {}, 5 as never)),
+  'overstep-seconds': () => thrown(() => new FixedLoop().discardOverstep(-1)),
   // lifecycle and drivers
   'start-disposed': () =>
     thrown(() => {
@@ -416,6 +418,8 @@ const triggers: Record<string, () => string | Promise<string>> = {
     }),
   'roblox-bind-name': () =>
     thrown(() => new RunService(new FixedLoop()).BindToRenderStep(7 as never, 1, () => {})),
+  'roblox-simulation-priority': () =>
+    thrown(() => new RunService(new FixedLoop()).BindToSimulation(() => {}, 'Hz30', Number.NaN)),
   'roblox-bind-priority': () =>
     thrown(() =>
       new RunService(new FixedLoop()).BindToRenderStep('camera', undefined as never, () => {}),

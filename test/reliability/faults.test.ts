@@ -6,6 +6,7 @@
  */
 import { FixedLoop, presets, type RafHost, rafDriver } from '@fixedtick/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FRAME_HOOKS } from './loop-model.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -148,15 +149,7 @@ describe('fault injection: throwing listeners', () => {
 });
 
 describe('fault injection: disposal from inside a hook', () => {
-  const hooks = [
-    'onFrameStart',
-    'onFixedUpdate',
-    'onPostSimulation',
-    'onUpdate',
-    'onLateUpdate',
-    'onPreRender',
-    'onPostRender',
-  ] as const;
+  const hooks = FRAME_HOOKS;
 
   it.each(hooks)(
     'dispose() inside %s: no later listener runs, the loop stays dead and quiet',

@@ -2,29 +2,24 @@
  * Hook dispatch as a property: listeners that subscribe and unsubscribe listeners (of their own
  * hook or any other, themselves included, twice over) from inside a dispatch. Each dispatch must
  * call exactly the listeners subscribed when it began, each once, in priority then subscription
- * order. 1 000 random runs.
+ * order — also when listeners start frames of their own from inside the dispatch (refused, with
+ * no effect on the frame under way). 1 000 random runs from a fixed seed (in the title).
  */
 import { FixedLoop } from '@fixedtick/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RUNS } from './arbitraries.ts';
+import { extremeSeconds, PROPERTY_RUNS, SEED } from './arbitraries.ts';
+import { FRAME_HOOKS } from './loop-model.ts';
 
-const HOOKS = [
-  'onFrameStart',
-  'onFixedUpdate',
-  'onPostSimulation',
-  'onUpdate',
-  'onLateUpdate',
-  'onPreRender',
-  'onPostRender',
-] as const;
+const HOOKS = FRAME_HOOKS;
 type HookName = (typeof HOOKS)[number];
 
 type Action =
   | { type: 'subscribe'; hook: HookName; priority: number }
   | { type: 'unsubscribe'; pick: number }
   | { type: 'unsubscribeSelf' }
-  | { type: 'unsubscribeTwice'; pick: number };
+  | { type: 'unsubscribeTwice'; pick: number }
+  | { type: 'nestFrame'; call: 'advance' | 'frame' | 'frameAfterGap' | 'stepOnce'; value: number };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({
@@ -35,6 +30,20 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ type: fc.constant('unsubscribe' as const), pick: fc.nat() }),
   fc.constant({ type: 'unsubscribeSelf' as const }),
   fc.record({ type: fc.constant('unsubscribeTwice' as const), pick: fc.nat() }),
+  fc.record({
+    type: fc.constant('nestFrame' as const),
+    call: fc.constantFrom(
+      'advance' as const,
+      'frame' as const,
+      'frameAfterGap' as const,
+      'stepOnce' as const,
+    ),
+    value: fc.oneof(
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      extremeSeconds,
+      fc.constant(1.7e12),
+    ),
+  }),
 );
 
 interface Entry {
@@ -55,7 +64,7 @@ const scenario = fc.record({
   frames: fc.array(fc.double({ min: 0, max: 0.06, noNaN: true }), { minLength: 1, maxLength: 12 }),
 });
 
-describe('hook dispatch property (1 000 random runs)', () => {
+describe(`hook dispatch property (1 000 random runs, seed ${SEED})`, () => {
   it('no listener is skipped or called twice in one dispatch, whatever listeners do to the list', () => {
     fc.assert(
       fc.property(scenario, ({ initial, behaviours, frames }) => {
@@ -66,6 +75,8 @@ describe('hook dispatch property (1 000 random runs)', () => {
         const current = new Map<HookName, { expected: number[]; actual: number[] }>();
         let nextId = 0;
         let seq = 0;
+        let nestedCalls = 0;
+        let nestedRefused = 0;
 
         const remove = (entry: Entry): void => {
           const list = active.get(entry.hook) ?? [];
@@ -94,7 +105,15 @@ describe('hook dispatch property (1 000 random runs)', () => {
               const pool = all();
               if (act.type === 'subscribe') subscribe(act.hook, act.priority);
               else if (act.type === 'unsubscribeSelf') remove(entry);
-              else if (pool.length > 0) {
+              else if (act.type === 'nestFrame') {
+                nestedCalls++;
+                try {
+                  if (act.call === 'stepOnce') loop.stepOnce();
+                  else loop[act.call](act.value);
+                } catch (error) {
+                  if (String(error).includes('inside a frame')) nestedRefused++;
+                }
+              } else if (pool.length > 0) {
                 const victim = pool[act.pick % pool.length];
                 remove(victim);
                 if (act.type === 'unsubscribeTwice') victim.off();
@@ -120,14 +139,26 @@ describe('hook dispatch property (1 000 random runs)', () => {
           );
         }
         for (const { hook, priority } of initial) subscribe(hook, priority);
-        for (const seconds of frames) loop.advance(seconds);
+        const before = { tick: 0, frames: 0 };
+        for (const seconds of frames) {
+          const info = loop.advance(seconds);
+          before.frames++;
+          before.tick += info.steps;
+        }
+        // nested frames were refused and changed nothing: frames and steps are the outer ones
+        expect(nestedRefused).toBe(nestedCalls);
+        expect([loop.stats.frames, loop.tick, loop.stats.anomalies]).toEqual([
+          before.frames,
+          before.tick,
+          0,
+        ]);
 
         expect(dispatches.length).toBeGreaterThanOrEqual(5 * frames.length);
         for (const d of dispatches) {
           if (d.actual.join() !== d.expected.join()) expect(d.actual).toEqual(d.expected);
         }
       }),
-      { numRuns: RUNS },
+      PROPERTY_RUNS,
     );
   });
 });

@@ -10,11 +10,30 @@ import fc from 'fast-check';
 import {
   applyOption,
   brokenTimestamp,
+  extremeSeconds,
+  extremeTimestampMs,
   frameSeconds,
   type OptionChange,
   optionChange,
   timestampStepMs,
 } from './arbitraries.ts';
+
+/** The hooks every frame (or step) dispatches, in frame order. */
+export const FRAME_HOOKS = [
+  'onFrameStart',
+  'onFixedUpdate',
+  'onPostSimulation',
+  'onUpdate',
+  'onLateUpdate',
+  'onPreRender',
+  'onPostRender',
+] as const;
+
+/** Every hook of a loop: a nested frame may be attempted from any of them. */
+export const ALL_HOOKS = [...FRAME_HOOKS, 'onStepsDropped', 'onAnomaly'] as const;
+
+/** A frame entry point called from inside a frame (it must be refused, with no effect). */
+export type NestedCall = 'advance' | 'frame' | 'frameAfterGap' | 'stepOnce';
 
 /** One thing a user does to a live loop. */
 export type Op =
@@ -26,7 +45,45 @@ export type Op =
   | { kind: 'setInHook'; hook: 'onFixedUpdate' | 'onUpdate' | 'onFrameStart'; change: OptionChange }
   | { kind: 'pause' }
   | { kind: 'resume' }
-  | { kind: 'stepOnce' };
+  | { kind: 'stepOnce' }
+  | { kind: 'nest'; hook: (typeof ALL_HOOKS)[number]; call: NestedCall; value: number }
+  | { kind: 'frameAt'; timestampMs: number };
+
+/** A nested frame call from inside a hook, with a value that would count if it were run. */
+const nested: fc.Arbitrary<Op> = fc.record({
+  kind: fc.constant('nest' as const),
+  hook: fc.constantFrom(...ALL_HOOKS),
+  call: fc.constantFrom(
+    'advance' as const,
+    'frame' as const,
+    'frameAfterGap' as const,
+    'stepOnce' as const,
+  ),
+  value: fc.oneof(frameSeconds, fc.constantFrom(0, 1e12, -5, 1.7e12)),
+});
+
+/**
+ * Operations at the edges of the doubles: extreme frame times and absolute timestamps, with the
+ * ordinary ones and nested calls between them.
+ */
+export function extremeOps(withJitter: boolean, maxLength = 40): fc.Arbitrary<Op[]> {
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: extremeSeconds }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('frameAt' as const),
+        timestampMs: extremeTimestampMs,
+      }),
+    },
+    { weight: 4, arbitrary: ops(withJitter, 1).map((list) => list[0]) },
+    { weight: 2, arbitrary: nested },
+  );
+  return fc.array(op, { minLength: 1, maxLength });
+}
 
 /** Operations on a loop; `withJitter` lets `jitterFix` be switched on and off. */
 export function ops(withJitter: boolean, maxLength = 60): fc.Arbitrary<Op[]> {
@@ -70,6 +127,7 @@ export function ops(withJitter: boolean, maxLength = 60): fc.Arbitrary<Op[]> {
     { weight: 1, arbitrary: fc.constant({ kind: 'pause' as const }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'resume' as const }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'stepOnce' as const }) },
+    { weight: 2, arbitrary: nested },
   );
   return fc.array(op, { minLength: 1, maxLength });
 }
@@ -93,7 +151,10 @@ export class LoopModel {
   /** The model's idea of the loop's timestamp origin (NaN = none yet). */
   origin = Number.NaN;
   /** The test's clock: where the next `frame()` timestamp is measured from. */
-  clock = 1000;
+  clock: number;
+  /** Nested frame calls attempted from inside a hook, and how many of them were refused. */
+  nestedCalls = 0;
+  nestedRefused = 0;
   /** `fixedTime` at the start of the current run of constant fixedDelta, and its tick. */
   segmentTime = 0;
   segmentTick = 0;
@@ -105,8 +166,13 @@ export class LoopModel {
    */
   shrunk = false;
 
-  constructor(readonly loop: FixedLoop) {
+  /** @param clockStartMs where the test's timestamp clock starts (a `Date.now()` value, say). */
+  constructor(
+    readonly loop: FixedLoop,
+    clockStartMs = 1000,
+  ) {
     this.segmentDelta = loop.fixedDelta;
+    this.clock = clockStartMs;
   }
 
   /** Float rounding allowance on top of the 1 ns contract: a few ulps per frame of the sums. */
@@ -117,6 +183,19 @@ export class LoopModel {
   #offer(seconds: number): void {
     this.offered += seconds;
     this.magnitude += Math.abs(seconds);
+  }
+
+  /** `frame(ts)` as the documented rules see it: origin, backwards and overflowing intervals. */
+  #frameAt(ts: number, frameWith: (frameTime: number, gap: number, forced: number) => number) {
+    let frameTime = 0;
+    if (!Number.isNaN(this.origin)) {
+      const elapsed = ts - this.origin;
+      if (elapsed < 0 || elapsed === Number.POSITIVE_INFINITY) this.anomalies++;
+      else frameTime = elapsed / 1000;
+    }
+    this.origin = ts;
+    frameWith(frameTime, 0, 0);
+    return this.loop.frame(ts);
   }
 
   /** Runs `op` on the loop and updates the model. Returns the FrameInfo when a frame ran. */
@@ -146,14 +225,26 @@ export class LoopModel {
       case 'frame': {
         const ts = this.clock + op.stepMs;
         this.clock = ts;
-        let frameTime = 0;
-        if (!Number.isNaN(this.origin)) {
-          if (ts < this.origin) this.anomalies++;
-          else frameTime = (ts - this.origin) / 1000;
-        }
-        this.origin = ts;
-        frameWith(frameTime, 0, 0);
-        info = loop.frame(ts);
+        info = this.#frameAt(ts, frameWith);
+        break;
+      }
+      case 'frameAt':
+        info = Number.isFinite(op.timestampMs)
+          ? this.#frameAt(op.timestampMs, frameWith)
+          : undefined;
+        break;
+      case 'nest': {
+        const off = loop[op.hook](() => {
+          off();
+          this.nestedCalls++;
+          try {
+            if (op.call === 'stepOnce') loop.stepOnce();
+            else if (op.call === 'advance') loop.advance(op.value);
+            else loop[op.call](this.clock + op.value);
+          } catch (error) {
+            if (String(error).includes('inside a frame')) this.nestedRefused++;
+          }
+        });
         break;
       }
       case 'frameBroken':
@@ -164,8 +255,10 @@ export class LoopModel {
       case 'frameAfterGap': {
         const ts = this.clock + op.stepMs;
         this.clock = ts;
-        if (ts < this.origin) this.anomalies++;
-        const gap = Number.isNaN(this.origin) || ts < this.origin ? 0 : (ts - this.origin) / 1000;
+        const elapsed = ts - this.origin;
+        const bad = elapsed < 0 || elapsed === Number.POSITIVE_INFINITY;
+        if (bad) this.anomalies++;
+        const gap = Number.isNaN(this.origin) || bad ? 0 : elapsed / 1000;
         this.origin = ts;
         frameWith(0, gap, 0);
         info = loop.frameAfterGap(ts);

@@ -1,7 +1,9 @@
 /**
  * Property tests of the loop's accounting over random frame-time sequences (0, tiny, huge, NaN,
- * negative, infinite, backwards timestamps) and random live option changes, between frames and
- * from inside hooks. 1 000 cases per property.
+ * negative, infinite, backwards timestamps, doubles at the edge of overflow, `Date.now()`-sized
+ * clocks), random live option changes between frames and from inside hooks, and frames started
+ * from inside every hook (each must be refused, with no effect at all). 1 000 cases per
+ * property, from a fixed seed (in the suite's title).
  *
  * The accounting identity (derived from fixed-loop.ts and docs/timing-model.md): every second of
  * game time offered to the loop — each frame's sanitised (or captured) frame time × the frame's
@@ -11,8 +13,8 @@
 import { FixedLoop } from '@fixedtick/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RUNS } from './arbitraries.ts';
-import { LoopModel, ops } from './loop-model.ts';
+import { clockOriginMs, PROPERTY_RUNS, SEED } from './arbitraries.ts';
+import { extremeOps, LoopModel, ops } from './loop-model.ts';
 
 /** A cheap assertion for the per-frame checks (`expect` per frame dominates the run time). */
 function check(ok: boolean, what: string, value?: unknown): void {
@@ -39,7 +41,16 @@ function newLoop(): FixedLoop {
   return new FixedLoop({ errorPolicy: 'throw' });
 }
 
-describe('FixedLoop properties (1 000 random runs each)', () => {
+/** Nested frame calls attempted over all runs (so a property can show it tried them). */
+let nestedTried = 0;
+
+/** Every frame started from inside a hook was refused. */
+function allNestedRefused(model: LoopModel): void {
+  nestedTried += model.nestedCalls;
+  check(model.nestedRefused === model.nestedCalls, 'nested frames refused', model.nestedRefused);
+}
+
+describe(`FixedLoop properties (1 000 random runs each, seed ${SEED})`, () => {
   it('alpha stays within [0, 1] and nothing becomes NaN or infinite', () => {
     fc.assert(
       fc.property(ops(true), (list) => {
@@ -60,8 +71,9 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
           }
         }
         expect(loop.stats.anomalies).toBe(model.anomalies);
+        allNestedRefused(model);
       }),
-      { numRuns: RUNS },
+      PROPERTY_RUNS,
     );
   });
 
@@ -83,8 +95,9 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
           check(loop.stats.frames === model.frames, 'stats.frames', loop.stats.frames);
         }
         expect(loop.stats.frames).toBe(model.frames);
+        allNestedRefused(model);
       }),
-      { numRuns: RUNS },
+      PROPERTY_RUNS,
     );
   });
 
@@ -108,10 +121,11 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
           const lag = loop.time - (loop.fixedTime + loop.accumulator);
           check(lag >= -tol, 'time ≥ fixedTime + accumulator', lag);
           if (!model.shrunk) check(lag <= tol, 'time = fixedTime + accumulator', lag);
+          check(loop.time >= loop.fixedTime, 'time ≥ fixedTime, exactly', loop.time);
         }
         expect(loop.tick).toBe(model.steps);
       }),
-      { numRuns: RUNS },
+      PROPERTY_RUNS,
     );
   });
 
@@ -133,7 +147,54 @@ describe('FixedLoop properties (1 000 random runs each)', () => {
         }
         expect(loop.stats.frames).toBe(model.frames);
       }),
-      { numRuns: RUNS },
+      PROPERTY_RUNS,
     );
+  });
+
+  it('with a Date.now()-sized clock, steps + dropped + accumulator still account for all offered time', () => {
+    fc.assert(
+      fc.property(clockOriginMs, ops(false), (origin, list) => {
+        const loop = newLoop();
+        const model = new LoopModel(loop, origin);
+        for (const op of list) {
+          model.apply(op);
+          const accounted = model.stepsTime + loop.stats.droppedTime + loop.accumulator;
+          // the timestamps' own rounding (|t| × 2^-52 ms) comes on top of the float sums
+          const tol = model.tolerance() + (model.clock * Number.EPSILON) / 1000;
+          check(Math.abs(model.offered - accounted) <= tol, 'offered − accounted', origin);
+          check(loop.time >= loop.fixedTime, 'time ≥ fixedTime', loop.time);
+        }
+        expect(loop.stats.anomalies).toBe(model.anomalies);
+        allNestedRefused(model);
+      }),
+      PROPERTY_RUNS,
+    );
+  });
+
+  it('at the edges of the doubles every readable number stays finite, alpha in [0, 1], time ≥ fixedTime, nested frames refused', () => {
+    fc.assert(
+      fc.property(clockOriginMs, extremeOps(true), (origin, list) => {
+        const loop = newLoop();
+        const model = new LoopModel(loop, origin);
+        for (const op of list) {
+          const info = model.apply(op);
+          finiteState(loop);
+          check(loop.alpha >= 0 && loop.alpha <= 1, 'alpha in [0, 1]', loop.alpha);
+          check(loop.time >= loop.fixedTime, 'time ≥ fixedTime', loop.time);
+          check(loop.overstep >= 0, 'overstep ≥ 0', loop.overstep);
+          if (info === undefined) continue;
+          for (const v of [info.delta, info.unscaledDelta, info.dropped, info.alpha]) {
+            check(Number.isFinite(v) && v >= 0, 'FrameInfo numbers finite ≥ 0', v);
+          }
+        }
+        expect(loop.stats.anomalies).toBe(model.anomalies);
+        allNestedRefused(model);
+      }),
+      PROPERTY_RUNS,
+    );
+  });
+
+  it('the properties above tried over a thousand nested frames from inside hooks', () => {
+    expect(nestedTried).toBeGreaterThan(1000);
   });
 });

@@ -3,6 +3,7 @@
  * shows it (found by fast-check, shrunk, then written out by hand).
  */
 import { FixedLoop, presets } from '@fixedtick/core';
+import { nodeDriver } from '@fixedtick/core/node';
 import { describe, expect, it } from 'vitest';
 
 describe('reliability regressions', () => {
@@ -42,7 +43,7 @@ describe('reliability regressions', () => {
   });
 
   it('a paused loop runs no step even when a smaller fixedDelta leaves many in the accumulator', () => {
-    const loop = new FixedLoop({ fixedDelta: 0.1 });
+    const loop = new FixedLoop({ fixedDelta: 0.1, maxStepsPerFrame: 8 });
     loop.advance(0.09);
     loop.pause();
     loop.fixedDelta = 1 / 240; // 0.09 s is now 21.6 steps
@@ -132,4 +133,212 @@ describe('reliability regressions', () => {
       }
     }
   });
+});
+
+/** Every number a loop lets you read. */
+function readable(loop: FixedLoop): number[] {
+  const info = loop.lastFrame;
+  return [
+    loop.time,
+    loop.fixedTime,
+    loop.unscaledTime,
+    loop.alpha,
+    loop.accumulator,
+    loop.overstep,
+    loop.tick,
+    loop.stats.droppedTime,
+    loop.stats.steps,
+    info.delta,
+    info.unscaledDelta,
+    info.dropped,
+    info.alpha,
+  ];
+}
+
+describe('issue 18: hostile input (loop)', () => {
+  it('item 1: a refused nested stepOnce() has no effect: no step runs next frame', () => {
+    const loop = new FixedLoop({ tickRate: 60 });
+    loop.pause();
+    let refused = 0;
+    loop.onUpdate(() => {
+      try {
+        loop.stepOnce();
+      } catch {
+        refused++;
+      }
+    });
+    loop.advance(1 / 60);
+    loop.advance(1 / 60);
+    expect(refused).toBe(2);
+    expect(loop.tick).toBe(0);
+  });
+
+  it('item 1: a refused nested frame() or frameAfterGap() keeps the timestamp origin', () => {
+    for (const nested of ['frame', 'frameAfterGap'] as const) {
+      const loop = new FixedLoop({ tickRate: 60 });
+      loop.frame(1000);
+      let refused = 0;
+      loop.onPreRender(() => {
+        try {
+          loop[nested](9_000_000);
+        } catch {
+          refused++;
+        }
+      });
+      loop.frame(1000 + 1000 / 60);
+      loop.frame(1000 + 2000 / 60);
+      expect([refused, loop.tick, loop.stats.anomalies]).toEqual([2, 2, 0]);
+    }
+  });
+
+  it('item 1: a refused nested advance(NaN) counts no anomaly and its listener never runs, even under errorPolicy throw', () => {
+    const loop = new FixedLoop({ errorPolicy: 'throw' });
+    const anomalies: string[] = [];
+    loop.onAnomaly((kind) => {
+      anomalies.push(kind);
+      throw new Error('anomaly listener');
+    });
+    loop.onUpdate(() => {
+      try {
+        loop.advance(Number.NaN);
+      } catch {
+        // refused: the frame under way goes on
+      }
+    });
+    expect(() => loop.advance(1 / 60)).not.toThrow();
+    expect(loop.stats.anomalies).toBe(0);
+    expect(anomalies).toEqual([]);
+  });
+
+  it('item 2: onAnomaly runs inside the re-entrancy guard: advance(NaN) from it is refused, no recursion', () => {
+    const loop = new FixedLoop();
+    const errors: unknown[] = [];
+    loop.onError((error) => errors.push(error));
+    let calls = 0;
+    loop.onAnomaly(() => {
+      calls++;
+      loop.advance(Number.NaN);
+    });
+    loop.advance(Number.NaN);
+    expect(calls).toBe(1);
+    expect(loop.stats.anomalies).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/inside a frame/);
+  });
+
+  it.each([
+    [
+      'advance(1e308) twice',
+      {},
+      (l: FixedLoop) => {
+        l.advance(1e308);
+        l.advance(1e308);
+      },
+    ],
+    ['timeScale 2 with advance(1.7e308)', { timeScale: 2 }, (l: FixedLoop) => l.advance(1.7e308)],
+    [
+      'Godot preset with Number.MAX_VALUE, three times',
+      presets.godot,
+      (l: FixedLoop) => {
+        for (let i = 0; i < 3; i++) l.advance(Number.MAX_VALUE);
+      },
+    ],
+    [
+      'paused with maxDeltaTime Infinity',
+      { maxDeltaTime: Number.POSITIVE_INFINITY },
+      (l: FixedLoop) => {
+        l.pause();
+        l.advance(Number.MAX_VALUE);
+        l.advance(1);
+      },
+    ],
+    [
+      'timeScale 1e308 and huge frames',
+      { timeScale: 1e308, maxDeltaTime: Number.POSITIVE_INFINITY },
+      (l: FixedLoop) => {
+        for (let i = 0; i < 3; i++) l.advance(1e300);
+      },
+    ],
+    [
+      'accumulateOverstep at its maximum, repeatedly',
+      { maxDeltaTime: Number.POSITIVE_INFINITY },
+      (l: FixedLoop) => {
+        for (let i = 0; i < 5; i++) l.accumulateOverstep(1e9);
+        l.advance(0);
+      },
+    ],
+  ] as const)('item 3: every readable number stays finite: %s', (_name, options, run) => {
+    const loop = new FixedLoop(options);
+    loop.advance(1 / 60);
+    run(loop);
+    expect(readable(loop).every(Number.isFinite)).toBe(true);
+    expect(loop.time).toBeGreaterThanOrEqual(loop.fixedTime);
+  });
+
+  it('item 3: frame(-1.7e308) then frame(1.7e308) is an anomaly (the interval is infinite)', () => {
+    const loop = new FixedLoop();
+    const kinds: string[] = [];
+    loop.onAnomaly((kind) => kinds.push(kind));
+    loop.frame(-1.7e308);
+    const info = loop.frame(1.7e308);
+    expect(kinds).toEqual(['infinite']);
+    expect(info.steps).toBe(0);
+    expect(readable(loop).every(Number.isFinite)).toBe(true);
+    // the timestamp is the new origin: the next frame runs normally
+    expect(loop.frame(1.7e308).steps).toBe(0);
+  });
+
+  it('item 3: captureDeltaTime 1e308 is refused', () => {
+    expect(() => new FixedLoop({ captureDeltaTime: 1e308 })).toThrow(/"captureDeltaTime".*1e\+308/);
+  });
+
+  it.each([5.6e-309, 1e-300, 1e-10, Number.MIN_VALUE])(
+    'item 4: tickRate %s is a RangeError naming tickRate, in the options, the setter and nodeDriver',
+    (rate) => {
+      const expected = new RegExp(`"tickRate".*got ${String(rate).replace('+', '\\+')}`);
+      expect(() => new FixedLoop({ tickRate: rate })).toThrow(expected);
+      expect(() => {
+        new FixedLoop().tickRate = rate;
+      }).toThrow(expected);
+      expect(() => nodeDriver({ tickRate: rate })).toThrow(expected);
+    },
+  );
+
+  it('item 7: a disposed loop counts no anomalies', () => {
+    const loop = new FixedLoop();
+    loop.dispose();
+    loop.advance(Number.NaN);
+    loop.frame(Number.NaN);
+    loop.frameAfterGap(-1);
+    expect(loop.stats.anomalies).toBe(0);
+    expect(loop.stats.frames).toBe(0);
+  });
+
+  it('item 9: { priority: null } is a RangeError, not the default', () => {
+    const loop = new FixedLoop();
+    expect(() => loop.onUpdate(() => {}, { priority: null as never })).toThrow(
+      /"priority" must be a number, got null/,
+    );
+    expect(() => loop.onUpdate(() => {}, 5 as never)).toThrow(/options must be an object/);
+  });
+
+  it.each([1.7e12, 6e10, 2 ** 42])(
+    'item 11: frame() is exact for Date.now()-sized timestamps (origin %s ms): the same steps as from 0',
+    (origin) => {
+      for (const hz of [60, 144, 120, 30]) {
+        const near = new FixedLoop({ tickRate: 60 });
+        const far = new FixedLoop({ tickRate: 60 });
+        near.frame(0);
+        far.frame(origin);
+        for (let k = 1; k <= 20_000; k++) {
+          const a = near.frame((k * 1000) / hz).steps;
+          const b = far.frame(origin + (k * 1000) / hz).steps;
+          if (a !== b) expect({ hz, k, far: b }).toEqual({ hz, k, far: a });
+        }
+        expect(far.tick).toBe(near.tick);
+        // no drift: 20 000 frames at hz Hz are exactly that many 60 Hz steps
+        expect(far.tick).toBe(Math.floor((20_000 * 60) / hz));
+      }
+    },
+  );
 });

@@ -4,22 +4,28 @@
  * Why: a game that moves things by `x += v` per frame runs 2.4× faster on a 144 Hz display, and
  * one that multiplies by the frame's `dt` still jumps to different heights at different frame
  * rates, because a numerical integrator's error depends on its step. The cure is a fixed
- * timestep: real time is collected in an *accumulator* and the simulation advances in equal
- * *steps* (ticks) of `fixedDelta` whenever enough has accumulated. Rendering then shows the
- * state a fraction *alpha* (the overstep fraction) of the way from the previous step to the
+ * timestep: real time is collected in an *accumulator* (the overstep) and the simulation advances
+ * in equal *steps* (ticks) of `fixedDelta` whenever enough has accumulated. Rendering then shows
+ * the state a fraction *alpha* (the overstep fraction) of the way from the previous step to the
  * current one, so motion is smooth at any refresh rate.
  *
  * Two clamps keep a slow frame from becoming a slower one (the "death spiral", where simulating
  * a long frame takes long enough to make the next frame longer still): `maxDeltaTime` caps the
- * real time one frame may bring (Unity, Fiedler, Bevy), and `maxStepsPerFrame` caps the steps
+ * game time one frame may bring (Unity, Fiedler, Bevy), and `maxStepsPerFrame` caps the steps
  * one frame may run (Godot). What they cut off is *dropped*: counted, reported, never simulated.
+ * The arithmetic is {@link FixedClock}'s and the calls are {@link FrameDispatch}'s; this class
+ * takes the frames in (sanitised, inside the re-entrancy guard) and keeps the options and state.
  *
  * Guarantees (each has a test named after it):
  * - `0 <= alpha <= 1` after every frame.
  * - `fixedTime` is always `tick * fixedDelta` (per run of constant `fixedDelta`).
- * - No drift: a step is due when the accumulator reaches `fixedDelta` within 1 ns.
- * - Bad frame times never throw and never put a NaN in the state; they count as 0 s.
+ * - `time >= fixedTime`, exactly, after every frame; neither is a running sum.
+ * - No drift: a step is due when the accumulator reaches `fixedDelta` within 1 ns (or within a
+ *   timestamp's own rounding, for `Date.now()`-sized timestamps).
+ * - Bad frame times never throw and never put a NaN in the state; they count as 0 s. Every
+ *   readable number stays finite for any input.
  * - A throwing listener never stops the frame or loses simulated time.
+ * - A frame started from inside a frame is refused before it changes anything.
  *
  * @example
  * ```ts
@@ -32,15 +38,29 @@
 import { STEP_TOLERANCE } from './constants.ts';
 import type { Driver, FrameSink } from './driver.ts';
 import { rafDriver } from './drivers/raf-driver.ts';
-import { Hook, type ListenerOptions, type Unsubscribe } from './hook.ts';
-import { JitterFix } from './jitter-fix.ts';
+import { FixedClock } from './fixed-clock.ts';
+import { FrameDispatch } from './frame-dispatch.ts';
+import { anomalyKind, isFrameTime, TimestampClock } from './frame-times.ts';
+import type { ListenerOptions, Unsubscribe } from './hook.ts';
+import type {
+  AnomalyKind,
+  AnomalyListener,
+  DroppedListener,
+  ErrorListener,
+  FrameInfo,
+  FrameListener,
+  LoopAdapter,
+  LoopStats,
+  StepListener,
+} from './loop-types.ts';
 import {
   checkCaptureDeltaTime,
   checkErrorPolicy,
   checkFixedDelta,
   checkJitterFix,
   checkMaxDeltaTime,
-  checkMaxSteps,
+  checkMaxStepsOrAuto,
+  checkSeconds,
   checkTickRate,
   checkTimeScale,
   type ErrorPolicy,
@@ -48,249 +68,145 @@ import {
   resolveOptions,
 } from './options.ts';
 
-/**
- * What one frame did. The loop returns the same object every frame (so frames allocate
- * nothing): copy it (`{ ...info }`) if you keep it.
- */
-export interface FrameInfo {
-  /** Fixed steps run this frame. */
-  steps: number;
-  /** Overstep fraction after the frame, in [0, 1]: how far rendering is between two steps. */
-  alpha: number;
-  /** Game time this frame advanced, in seconds (scaled, after clamps). */
-  delta: number;
-  /** Real time this frame counted, in seconds (after sanitising and the `maxDeltaTime` clamp). */
-  unscaledDelta: number;
-  /** Game time dropped this frame by the clamps, in seconds (never simulated). */
-  dropped: number;
-}
-
-/** Running totals of a loop. Read-only view; the loop updates it in place. */
-export interface LoopStats {
-  /** Frames run. */
-  readonly frames: number;
-  /** Fixed steps run. */
-  readonly steps: number;
-  /** Game time dropped by the clamps, in seconds. */
-  readonly droppedTime: number;
-  /** Bad frame times (NaN, negative, infinite, backwards timestamps) sanitised to 0 s. */
-  readonly anomalies: number;
-  /** Steps run by the last frame. */
-  readonly lastSteps: number;
-}
-
-/** Kind of a sanitised frame time, passed to `onAnomaly`. */
-export type AnomalyKind = 'nan' | 'negative' | 'infinite' | 'backwards';
-
-/** A per-step listener: `(fixedDelta, tick)`; `tick` is the number of the step being run. */
-export type StepListener = (fixedDelta: number, tick: number) => void;
-/** A per-frame listener: `(delta, alpha)`. */
-export type FrameListener = (delta: number, alpha: number) => void;
-/** An `onStepsDropped` listener: whole steps dropped and the game time they stood for. */
-export type DroppedListener = (steps: number, seconds: number) => void;
-/** An `onAnomaly` listener: what was wrong and the raw value. */
-export type AnomalyListener = (kind: AnomalyKind, value: number) => void;
-/** An `onError` listener: the error and the name of the hook or adapter call it came from. */
-export type ErrorListener = (error: unknown, source: string) => void;
-
-/**
- * What an engine adapter fills in (floating-ui's `Platform` idea): the core calls these at fixed
- * points of the frame and knows nothing of the engine behind them. Every member is optional.
- * A throwing member is reported like a throwing listener.
- */
-export interface LoopAdapter {
-  /** Once per frame after `frameStart`, before any step (even if none runs): detect teleports. */
-  beginFrame?(loop: FixedLoop): void;
-  /** Once per frame, before the first step of a frame that runs steps: restore simulation poses. */
-  beforeSteps?(loop: FixedLoop): void;
-  /** Once per step, between `fixedUpdate` and `postSimulation`: the physics engine's step. */
-  physicsStep?(fixedDelta: number, loop: FixedLoop): void;
-  /** Once per step, after `postSimulation`: capture the new simulation pose. */
-  afterStep?(fixedDelta: number, loop: FixedLoop): void;
-  /**
-   * Once per frame, after the steps: write interpolated (render) poses for `loop.alpha`.
-   * (Read alpha from the loop: a fractional number passed as an argument would cost V8 a heap
-   * box every frame.)
-   */
-  interpolate?(loop: FixedLoop): void;
-  /** Once per frame, after `preRender`: draw. */
-  render?(loop: FixedLoop): void;
-  /** `loop.resetInterpolation()`: forget every previous pose (everything teleports). */
-  resetInterpolation?(): void;
-  /** The loop is being disposed or the adapter removed. */
-  detach?(): void;
-}
-
-const NO_ORIGIN = Number.NaN;
-
-/**
- * Most steps one frame's time may stand for: 2^40 (580 years at 60 Hz). Beyond it a step count
- * is no longer exact in doubles, and the remainder left in the accumulator would be off by more
- * than a step (a loop dead for years, or capped forever). Only an absurd frame time with neither
- * clamp reaches it; the excess is dropped like a clamp's.
- */
-const COUNTABLE_STEPS = 2 ** 40;
+// the types other modules of the core read from here
+export type { FrameInfo, LoopAdapter };
 
 /**
  * One simulation clock: feeds real frame times in, runs fixed steps and per-frame hooks out.
  * See the module doc above and `docs/timing-model.md`.
  */
 export class FixedLoop implements FrameSink {
-  #fixedDelta: number;
-  #maxDeltaTime: number;
-  #maxStepsPerFrame: number;
-  #timeScale: number;
-  #jitterFix: number;
-  #captureDeltaTime: number;
-  #errorPolicy: ErrorPolicy;
-
-  #accumulator = 0;
-  #tick = 0;
-  #segmentTick = 0;
-  #segmentTime = 0;
-  #time = 0;
-  #unscaledTime = 0;
-  #alpha = 0;
-  #inFixedStep = false;
+  readonly #clock: FixedClock;
+  readonly #timestamps = new TimestampClock();
+  readonly #dispatch: FrameDispatch;
   #paused = false;
-  #pendingSteps = 0;
-  /** A `fixedDelta` set during a frame, applied when the frame ends (0 = none). */
+  /** A step set during a frame, applied when the frame ends (0 = none). */
   #nextFixedDelta = 0;
-  #lastTimestampMs = NO_ORIGIN;
-  /** The timestamp of the frame being run or last run by frame()/frameAfterGap(); else NaN. */
+  #nextTickRate = 0;
   #frameTimestampMs = Number.NaN;
   #disposed = false;
   #inFrame = false;
   #driver: Driver | undefined;
-  #adapters: LoopAdapter[] = [];
-  #jitter = new JitterFix();
-  #pendingError: { error: unknown } | undefined;
 
   readonly #stats = { frames: 0, steps: 0, droppedTime: 0, anomalies: 0, lastSteps: 0 };
   readonly #info: FrameInfo = { steps: 0, alpha: 0, delta: 0, unscaledDelta: 0, dropped: 0 };
 
-  readonly #sink = (error: unknown, source: string): void => this.#report(error, source);
-  readonly #frameStart = new Hook<FrameListener>('onFrameStart', this.#sink);
-  readonly #fixedUpdate = new Hook<StepListener>('onFixedUpdate', this.#sink);
-  readonly #postSimulation = new Hook<StepListener>('onPostSimulation', this.#sink);
-  readonly #update = new Hook<FrameListener>('onUpdate', this.#sink);
-  readonly #lateUpdate = new Hook<FrameListener>('onLateUpdate', this.#sink);
-  readonly #preRender = new Hook<FrameListener>('onPreRender', this.#sink);
-  readonly #postRender = new Hook<FrameListener>('onPostRender', this.#sink);
-  readonly #stepsDropped = new Hook<DroppedListener>('onStepsDropped', this.#sink);
-  readonly #anomaly = new Hook<AnomalyListener>('onAnomaly', this.#sink);
-  readonly #error = new Hook<ErrorListener>('onError', (error) =>
-    console.error('fixedtick: an onError listener threw:', error),
-  );
+  // A frame's inputs besides the times (which go into the clock's input fields), in fields
+  // rather than arguments: docs/performance.md, "The loop".
+  #inForcedSteps = 0;
+  #inAnomaly: AnomalyKind | undefined;
+  #inAnomalyValue: unknown;
 
   /** @param options validated; a bad value throws a `RangeError` naming it. */
   constructor(options: FixedLoopOptions = {}) {
-    const o = resolveOptions(options);
-    this.#fixedDelta = o.fixedDelta;
-    this.#maxDeltaTime = o.maxDeltaTime;
-    this.#maxStepsPerFrame = o.maxStepsPerFrame;
-    this.#timeScale = o.timeScale;
-    this.#jitterFix = o.jitterFix;
-    this.#captureDeltaTime = o.captureDeltaTime;
-    this.#errorPolicy = o.errorPolicy;
+    const resolved = resolveOptions(options);
+    this.#clock = new FixedClock(resolved);
+    this.#dispatch = new FrameDispatch(resolved.errorPolicy);
   }
 
-  // ---- options (live) --------------------------------------------------------------------
+  // ---- options (live; a change applies from the next frame) ----------------------------
 
   /**
    * Seconds of game time per step. Changing it keeps the accumulated time (Bevy semantics), so
-   * nothing jumps; `fixedTime` continues from its current value.
+   * nothing jumps; `fixedTime` continues from its current value. Set during a frame, it applies
+   * when the frame ends.
    */
   get fixedDelta(): number {
-    return this.#nextFixedDelta || this.#fixedDelta;
+    return this.#nextFixedDelta || this.#clock.fixedDelta;
   }
   set fixedDelta(value: number) {
     const next = checkFixedDelta(value);
-    if (this.#inFrame) {
-      // the frame's remaining steps run with the step it started with (a change applies from the
-      // next frame), so fixedTime must count them with that step too: switch when it ends
-      this.#nextFixedDelta = next;
-      return;
-    }
-    if (next === this.#fixedDelta) return;
-    this.#segmentTime = this.fixedTime;
-    this.#segmentTick = this.#tick;
-    this.#fixedDelta = next;
+    this.#setStep(next, 1 / next);
   }
-  /** Steps per second: `1 / fixedDelta`. */
+  /**
+   * Steps per second: the `tickRate` given (exactly: Godot's jitter fix uses it as given), else
+   * `1 / fixedDelta`. Setting it sets `fixedDelta = 1 / tickRate`.
+   */
   get tickRate(): number {
-    return 1 / this.fixedDelta;
+    return this.#nextTickRate || this.#clock.tickRate;
   }
   set tickRate(value: number) {
-    this.fixedDelta = checkTickRate(value);
+    this.#setStep(checkTickRate(value), value);
   }
-  /** Clamp of one frame's unscaled time, in seconds; `Infinity` = none. */
+  /**
+   * Clamp of one frame's game time (after `timeScale`), in seconds; `Infinity` = none. As in
+   * Unity ("the maximum value of Time.deltaTime in any given frame") and Bevy (`max_delta`).
+   */
   get maxDeltaTime(): number {
-    return this.#maxDeltaTime;
+    return this.#clock.maxDeltaTime;
   }
   set maxDeltaTime(value: number) {
-    this.#maxDeltaTime = checkMaxDeltaTime(value);
+    this.#clock.maxDeltaTime = checkMaxDeltaTime(value);
   }
-  /** Cap on steps per frame; `Infinity` = none. */
+  /**
+   * The cap on steps per frame in force (`Infinity` = none). Set a number, or `'auto'` for the
+   * steps of 2/15 s at the current tick rate (the default: 8 at 60 Hz, following `fixedDelta`).
+   */
   get maxStepsPerFrame(): number {
-    return this.#maxStepsPerFrame;
+    return this.#clock.maxStepsPerFrame;
   }
-  set maxStepsPerFrame(value: number) {
-    this.#maxStepsPerFrame = checkMaxSteps(value);
+  set maxStepsPerFrame(value: number | 'auto') {
+    this.#clock.setMaxSteps(checkMaxStepsOrAuto(value));
   }
   /** Game time per real time (≥ 0; 0 pauses the simulation). */
   get timeScale(): number {
-    return this.#timeScale;
+    return this.#clock.timeScale;
   }
   set timeScale(value: number) {
-    this.#timeScale = checkTimeScale(value);
+    this.#clock.timeScale = checkTimeScale(value);
   }
-  /** Godot's `physics_jitter_fix` (0 = exact). */
+  /**
+   * Godot's `physics_jitter_fix` (0 = exact). The 12-frame step history is kept while it is 0,
+   * as Godot keeps it, so switching it on later behaves as in Godot; time it borrowed is paid
+   * back after it is switched off.
+   */
   get jitterFix(): number {
-    return this.#jitterFix;
+    return this.#clock.jitterFix;
   }
   set jitterFix(value: number) {
-    const next = checkJitterFix(value);
-    if (next > 0 && this.#jitterFix === 0) {
-      // a fresh history, but time still owed (or borrowed) stays owed: none is lost by toggling
-      const owed = this.#jitter.deficit;
-      this.#jitter.reset();
-      this.#jitter.deficit = owed;
-    }
-    this.#jitterFix = next;
+    this.#clock.jitterFix = checkJitterFix(value);
   }
-  /** When > 0, the fixed frame time of every frame (Unity `captureDeltaTime`). */
+  /** When > 0, the fixed game time of every frame (Unity `captureDeltaTime`). */
   get captureDeltaTime(): number {
-    return this.#captureDeltaTime;
+    return this.#clock.captureDeltaTime;
   }
   set captureDeltaTime(value: number) {
-    this.#captureDeltaTime = checkCaptureDeltaTime(value);
+    this.#clock.captureDeltaTime = checkCaptureDeltaTime(value);
   }
   /** `'report'` or `'throw'` (rethrow the first listener error after the frame). */
   get errorPolicy(): ErrorPolicy {
-    return this.#errorPolicy;
+    return this.#dispatch.errorPolicy;
   }
   set errorPolicy(value: ErrorPolicy) {
-    this.#errorPolicy = checkErrorPolicy(value);
+    this.#dispatch.errorPolicy = checkErrorPolicy(value);
   }
 
   // ---- state ----------------------------------------------------------------------------
 
   /** Fixed steps run since creation. */
   get tick(): number {
-    return this.#tick;
+    return this.#clock.tick;
   }
-  /** Game time simulated by fixed steps: `tick * fixedDelta` (per run of constant `fixedDelta`). */
+  /**
+   * Game time simulated by fixed steps: `tick * fixedDelta` (per run of constant `fixedDelta`).
+   * Inside a step, the time the step starts from.
+   */
   get fixedTime(): number {
-    return this.#segmentTime + (this.#tick - this.#segmentTick) * this.#fixedDelta;
+    return this.#clock.fixedTime;
   }
-  /** Game time at the current frame (scaled, after clamps). */
+  /**
+   * Game time at the current frame: the end of its steps plus the overstep, derived (never a
+   * running sum), so `time >= fixedTime` exactly after every frame.
+   */
   get time(): number {
-    return this.#time;
+    return this.#clock.time;
   }
-  /** Real time counted by the loop (after sanitising and the `maxDeltaTime` clamp). */
+  /**
+   * Real time of every frame so far, in seconds: the sanitised frame times, never clamped and not
+   * changed by capture mode or the time scale (hidden-page gaps included).
+   */
   get unscaledTime(): number {
-    return this.#unscaledTime;
+    return this.#clock.unscaledTime;
   }
   /** Frames run since creation. */
   get frameCount(): number {
@@ -298,15 +214,36 @@ export class FixedLoop implements FrameSink {
   }
   /** Overstep fraction of the last frame, in [0, 1]. */
   get alpha(): number {
-    return this.#alpha;
+    return this.#dispatch.alpha;
   }
-  /** Game time collected but not yet simulated, in seconds (`alpha * fixedDelta`, unclamped). */
+  /**
+   * Game time collected but not yet simulated, in seconds (`alpha * fixedDelta`, unclamped: the
+   * 1 ns step tolerance can leave it a rounding error below 0).
+   */
   get accumulator(): number {
-    return this.#accumulator;
+    return this.#clock.accumulator;
+  }
+  /**
+   * Bevy's `overstep()`: game time collected towards the next step, in seconds, never below 0
+   * (the {@link accumulator}, clamped).
+   */
+  get overstep(): number {
+    const accumulator = this.#clock.accumulator;
+    return Math.max(accumulator, 0);
+  }
+  /**
+   * The timestamp, in milliseconds exactly as given, of the frame being run (or last run) when
+   * `frame()` or `frameAfterGap()` ran it; `NaN` when that frame came from `advance()` or
+   * `stepOnce()`, or its timestamp was not a finite number. Set before `onFrameStart`, so
+   * listeners can map event times (`event.timeStamp`) onto the frame; a refused nested call does
+   * not change it.
+   */
+  get frameTimestampMs(): number {
+    return this.#frameTimestampMs;
   }
   /** True while `fixedUpdate`, the physics step and `postSimulation` run. */
   get inFixedStep(): boolean {
-    return this.#inFixedStep;
+    return this.#dispatch.inFixedStep;
   }
   /** True between `pause()` and `resume()`. */
   get paused(): boolean {
@@ -320,76 +257,93 @@ export class FixedLoop implements FrameSink {
   get stats(): LoopStats {
     return this.#stats;
   }
-  /**
-   * The timestamp, in milliseconds exactly as given, of the frame being run (or last run) when
-   * `frame()` or `frameAfterGap()` ran it; `NaN` when that frame came from `advance()` or
-   * `stepOnce()`, or its timestamp was not a finite number. Set before `onFrameStart`, so
-   * listeners can map event times (`event.timeStamp`) onto the frame; a refused nested call does
-   * not change it.
-   */
-  get frameTimestampMs(): number {
-    return this.#frameTimestampMs;
-  }
   /** The last frame's {@link FrameInfo} (the object `advance`/`frame` return). */
   get lastFrame(): Readonly<FrameInfo> {
     return this.#info;
+  }
+
+  // ---- overstep (Bevy's Time<Fixed>) -----------------------------------------------------
+
+  /**
+   * Gives up `seconds` of the overstep, saturating at none (Bevy `discard_overstep`): after a
+   * long load, `loop.discardOverstep(Infinity)` so nothing catches up. `time` does not go back
+   * (the discarded time stays in it); `fixedTime` and the steps to come do not include it.
+   * `seconds` is from 0 to 1e9, or `Infinity`.
+   */
+  discardOverstep(seconds: number): void {
+    this.#clock.discardOverstep(checkSeconds(seconds, 'seconds', true));
+  }
+  /**
+   * Adds `seconds` (0 to 1e9) to the overstep (Bevy `accumulate_overstep`): the next frames run
+   * the steps it makes due, under the step cap, and `time` moves on by it now.
+   */
+  accumulateOverstep(seconds: number): void {
+    this.#clock.accumulateOverstep(checkSeconds(seconds, 'seconds', false));
+    this.#stats.droppedTime = this.#clock.droppedTime;
   }
 
   // ---- hooks ----------------------------------------------------------------------------
 
   /** Each frame, before any step (input sampling; Roblox's per-frame `PreSimulation`). */
   onFrameStart(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#frameStart.add(fn, options);
+    return this.#dispatch.frameStart.add(fn, options);
   }
   /** Each fixed step, before the physics step (Unity `FixedUpdate`, Godot `_physics_process`). */
   onFixedUpdate(fn: StepListener, options?: ListenerOptions): Unsubscribe {
-    return this.#fixedUpdate.add(fn, options);
+    return this.#dispatch.fixedUpdate.add(fn, options);
   }
   /** Each fixed step, after the physics step (Roblox `PostSimulation`). */
   onPostSimulation(fn: StepListener, options?: ListenerOptions): Unsubscribe {
-    return this.#postSimulation.add(fn, options);
+    return this.#dispatch.postSimulation.add(fn, options);
   }
   /** Each frame, after the steps and the interpolation pass (Unity `Update`, Godot `_process`). */
   onUpdate(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#update.add(fn, options);
+    return this.#dispatch.update.add(fn, options);
   }
   /** Each frame, after `update` (Unity `LateUpdate`): cameras that follow things. */
   onLateUpdate(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#lateUpdate.add(fn, options);
+    return this.#dispatch.lateUpdate.add(fn, options);
   }
   /** Each frame, just before rendering (Roblox `PreRender`). */
   onPreRender(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#preRender.add(fn, options);
+    return this.#dispatch.preRender.add(fn, options);
   }
   /** Each frame, after rendering. */
   onPostRender(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#postRender.add(fn, options);
+    return this.#dispatch.postRender.add(fn, options);
   }
   /** When the step cap drops whole steps: `(steps, seconds)`. */
   onStepsDropped(fn: DroppedListener, options?: ListenerOptions): Unsubscribe {
-    return this.#stepsDropped.add(fn, options);
+    return this.#dispatch.stepsDropped.add(fn, options);
   }
-  /** When a bad frame time is sanitised to 0 s: `(kind, value)`. */
+  /**
+   * When a bad frame time is sanitised to 0 s: `(kind, value)`. It runs inside the frame (a
+   * frame started from it is refused, like one started from any other listener).
+   */
   onAnomaly(fn: AnomalyListener, options?: ListenerOptions): Unsubscribe {
-    return this.#anomaly.add(fn, options);
+    return this.#dispatch.anomaly.add(fn, options);
   }
   /**
    * When a listener or an adapter throws: `(error, source)`. With no `onError` listener, errors
    * go to `console.error`. An `onError` listener that throws is itself sent to `console.error`.
    */
   onError(fn: ErrorListener, options?: ListenerOptions): Unsubscribe {
-    return this.#error.add(fn, options);
+    return this.#dispatch.error.add(fn, options);
   }
 
   // ---- adapters -------------------------------------------------------------------------
 
-  /** Plugs an engine adapter in; returns the function that removes it. */
+  /**
+   * Plugs an engine adapter in; returns the function that removes it. Added or removed during a
+   * frame, it takes part from the next frame.
+   */
   addAdapter(adapter: LoopAdapter): Unsubscribe {
-    this.#adapters = [...this.#adapters, adapter];
+    const dispatch = this.#dispatch;
+    dispatch.adapters = [...dispatch.adapters, adapter];
     return () => {
-      if (!this.#adapters.includes(adapter)) return;
-      this.#adapters = this.#adapters.filter((a) => a !== adapter);
-      this.#call(adapter, 'detach');
+      if (!dispatch.adapters.includes(adapter)) return;
+      dispatch.adapters = dispatch.adapters.filter((a) => a !== adapter);
+      dispatch.callAdapter(adapter, 'detach', this);
     };
   }
 
@@ -401,69 +355,45 @@ export class FixedLoop implements FrameSink {
    */
   advance(seconds: number): FrameInfo {
     if (!this.#mayStartFrame()) return this.#idleFrame();
-    let frameTime = seconds;
-    if (typeof seconds !== 'number' || !(seconds >= 0) || seconds === Number.POSITIVE_INFINITY) {
-      frameTime = 0;
-      this.#anomalyFor(seconds);
-    }
     this.#frameTimestampMs = Number.NaN;
-    this.#inFrameTime = frameTime;
-    this.#inGapDropped = 0;
+    const clock = this.#clock;
+    if (isFrameTime(seconds)) {
+      clock.frameTime = seconds;
+      this.#inAnomaly = undefined;
+    } else {
+      clock.frameTime = 0;
+      this.#inAnomaly = anomalyKind(seconds);
+      this.#inAnomalyValue = seconds;
+    }
+    clock.gapTime = 0;
+    clock.tolerance = STEP_TOLERANCE;
+    this.#inForcedSteps = 0;
     return this.#runGuarded();
   }
 
   /**
-   * Runs one frame at `timestampMs` (rAF-style, milliseconds). The first call sets the origin and
-   * runs no step. A timestamp earlier than the last one, or not finite, counts as 0 s and as an
-   * anomaly (an earlier one becomes the new origin).
+   * Runs one frame at `timestampMs` (rAF-style, milliseconds; any size, `Date.now()` included).
+   * The first call sets the origin and runs no step. A timestamp earlier than the last one, or
+   * not finite, counts as 0 s and as an anomaly (an earlier one becomes the new origin).
    */
   frame(timestampMs: number): FrameInfo {
     if (!this.#mayStartFrame()) return this.#idleFrame();
-    this.#inGapDropped = 0;
-    if (typeof timestampMs !== 'number' || !Number.isFinite(timestampMs)) {
-      this.#frameTimestampMs = Number.NaN;
-      this.#anomalyFor(timestampMs);
-      this.#inFrameTime = 0;
-      return this.#runGuarded();
-    }
-    this.#frameTimestampMs = timestampMs;
-    const last = this.#lastTimestampMs;
-    this.#lastTimestampMs = timestampMs;
-    if (Number.isNaN(last)) {
-      this.#inFrameTime = 0;
-      return this.#runGuarded();
-    }
-    if (timestampMs < last) {
-      this.#countAnomaly('backwards', timestampMs);
-      this.#inFrameTime = 0;
-      return this.#runGuarded();
-    }
-    this.#inFrameTime = (timestampMs - last) / 1000;
+    this.#takeTimestamp(timestampMs);
+    this.#clock.frameTime = this.#timestamps.seconds;
+    this.#clock.gapTime = 0;
     return this.#runGuarded();
   }
 
   /**
    * Runs one frame at `timestampMs` after a gap that must not be simulated (the page was
    * hidden): the time since the last frame is dropped, counted in `dropped`, and no step runs for
-   * it.
+   * it. It still counts as real time (`unscaledDelta`, `unscaledTime`).
    */
   frameAfterGap(timestampMs: number): FrameInfo {
     if (!this.#mayStartFrame()) return this.#idleFrame();
-    if (typeof timestampMs !== 'number' || !Number.isFinite(timestampMs)) {
-      this.#frameTimestampMs = Number.NaN;
-      this.#anomalyFor(timestampMs);
-      this.#inFrameTime = 0;
-      this.#inGapDropped = 0;
-      return this.#runGuarded();
-    }
-    this.#frameTimestampMs = timestampMs;
-    const last = this.#lastTimestampMs;
-    this.#lastTimestampMs = timestampMs;
-    // a clock that went back is an anomaly here too (as in frame()), not a silent 0 s gap
-    if (timestampMs < last) this.#countAnomaly('backwards', timestampMs);
-    const gap = Number.isNaN(last) || timestampMs < last ? 0 : (timestampMs - last) / 1000;
-    this.#inFrameTime = 0;
-    this.#inGapDropped = gap * this.#effectiveScale();
+    this.#takeTimestamp(timestampMs);
+    this.#clock.frameTime = 0;
+    this.#clock.gapTime = this.#timestamps.seconds;
     return this.#runGuarded();
   }
 
@@ -475,9 +405,11 @@ export class FixedLoop implements FrameSink {
   stepOnce(): FrameInfo {
     if (!this.#mayStartFrame()) return this.#idleFrame();
     this.#frameTimestampMs = Number.NaN;
-    this.#pendingSteps = 1;
-    this.#inFrameTime = 0;
-    this.#inGapDropped = 0;
+    this.#clock.frameTime = 0;
+    this.#clock.gapTime = 0;
+    this.#clock.tolerance = STEP_TOLERANCE;
+    this.#inForcedSteps = 1;
+    this.#inAnomaly = undefined;
     return this.#runGuarded();
   }
 
@@ -495,8 +427,9 @@ export class FixedLoop implements FrameSink {
    * the next rendered frame shows the current simulation state with no streak.
    */
   resetInterpolation(): void {
-    const list = this.#adapters;
-    for (let i = 0; i < list.length; i++) this.#call(list[i], 'resetInterpolation');
+    const dispatch = this.#dispatch;
+    for (const adapter of dispatch.adapters)
+      dispatch.callAdapter(adapter, 'resetInterpolation', this);
   }
 
   /**
@@ -507,7 +440,7 @@ export class FixedLoop implements FrameSink {
     if (this.#disposed) throw new Error('fixedtick: start() on a disposed FixedLoop');
     this.stop();
     const next = driver ?? rafDriver();
-    this.#lastTimestampMs = NO_ORIGIN;
+    this.#timestamps.reset();
     next.start(this); // may throw (no rAF outside a browser): then the loop is not running
     this.#driver = next;
   }
@@ -526,83 +459,38 @@ export class FixedLoop implements FrameSink {
 
   /**
    * Stops the driver, detaches the adapters and removes every listener. Safe to call from inside
-   * a hook: the frame under way finishes without calling further listeners. Frames after it run
-   * nothing and return zeros.
+   * a hook: the frame under way finishes without calling further listeners or adapters. Frames
+   * after it run nothing, count nothing and return zeros.
    */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     this.stop();
-    const adapters = this.#adapters;
-    this.#adapters = [];
-    for (const adapter of adapters) this.#call(adapter, 'detach');
-    for (const hook of [
-      this.#frameStart,
-      this.#fixedUpdate,
-      this.#postSimulation,
-      this.#update,
-      this.#lateUpdate,
-      this.#preRender,
-      this.#postRender,
-      this.#stepsDropped,
-      this.#anomaly,
-    ]) {
-      hook.clear();
-    }
+    this.#dispatch.dispose(this);
   }
 
   // ---- internals ------------------------------------------------------------------------
 
-  #effectiveScale(): number {
-    return this.#paused ? 0 : this.#timeScale;
-  }
-
-  #anomalyFor(value: number): void {
-    const kind: AnomalyKind =
-      typeof value !== 'number' || Number.isNaN(value)
-        ? 'nan'
-        : value < 0 && Number.isFinite(value)
-          ? 'negative'
-          : 'infinite';
-    this.#countAnomaly(kind, value);
-  }
-
-  #countAnomaly(kind: AnomalyKind, value: number): void {
-    this.#stats.anomalies++;
-    this.#anomaly.emit(kind, value);
-  }
-
-  #report(error: unknown, source: string): void {
-    if (this.#errorPolicy === 'throw' && this.#pendingError === undefined) {
-      this.#pendingError = { error };
-    }
-    if (this.#error.size === 0) {
-      console.error(`fixedtick: error in ${source}:`, error);
+  /** Applies a step now, or when the frame under way ends (its steps keep the one they began). */
+  #setStep(fixedDelta: number, tickRate: number): void {
+    if (this.#inFrame) {
+      this.#nextFixedDelta = fixedDelta;
+      this.#nextTickRate = tickRate;
       return;
     }
-    this.#error.emit(error, source);
+    this.#clock.setStep(fixedDelta, tickRate);
   }
 
-  #call(adapter: LoopAdapter, method: 'detach' | 'resetInterpolation' | 'beginFrame'): void {
-    try {
-      if (method === 'beginFrame') adapter.beginFrame?.(this);
-      else adapter[method]?.();
-    } catch (error) {
-      this.#report(error, `adapter.${method}`);
-    }
+  /** Reads a frame's timestamp into the frame inputs. */
+  #takeTimestamp(timestampMs: number): void {
+    const timestamps = this.#timestamps;
+    timestamps.take(timestampMs, this.#clock.fixedDelta);
+    this.#frameTimestampMs = Number.isFinite(timestampMs) ? timestampMs : Number.NaN;
+    this.#clock.tolerance = timestamps.tolerance;
+    this.#inForcedSteps = 0;
+    this.#inAnomaly = timestamps.anomaly;
+    if (timestamps.anomaly !== undefined) this.#inAnomalyValue = timestampMs;
   }
-
-  /**
-   * One frame. `frameTime` is sanitised real seconds; `gapDropped` is game time to drop outright
-   * (after a hidden page).
-   */
-  /**
-   * The frame's inputs (sanitised real seconds; game time to drop outright after a hidden page).
-   * They travel in double fields rather than arguments: V8 boxes a double passed to a call it
-   * does not inline, and frames must allocate nothing.
-   */
-  #inFrameTime = 0.5;
-  #inGapDropped = 0.5;
 
   /**
    * Whether a frame may start now: false once disposed (the call then does nothing); throws when
@@ -626,229 +514,35 @@ export class FixedLoop implements FrameSink {
     return info;
   }
 
+  /** Runs the frame whose inputs are set, inside the re-entrancy guard (`onAnomaly` included). */
   #runGuarded(): FrameInfo {
-    const info = this.#info;
     this.#inFrame = true;
     try {
-      this.#runFrame();
+      const anomaly = this.#inAnomaly;
+      if (anomaly !== undefined) {
+        this.#stats.anomalies++;
+        this.#dispatch.anomaly.emit(anomaly, this.#inAnomalyValue);
+      }
+      this.#dispatch.run(
+        this,
+        this.#clock,
+        this.#info,
+        this.#stats,
+        this.#inForcedSteps,
+        this.#paused,
+      );
     } finally {
       this.#inFrame = false;
-      this.#inFixedStep = false;
-      const next = this.#nextFixedDelta;
-      if (next !== 0) {
+      this.#dispatch.inFixedStep = false;
+      this.#clock.endFrame();
+      if (this.#nextFixedDelta !== 0) {
+        this.#clock.setStep(this.#nextFixedDelta, this.#nextTickRate);
         this.#nextFixedDelta = 0;
-        this.fixedDelta = next;
+        this.#nextTickRate = 0;
       }
     }
-    const pending = this.#pendingError;
-    if (pending !== undefined) {
-      this.#pendingError = undefined;
-      throw pending.error;
-    }
-    return info;
-  }
-
-  #runFrame(): void {
-    const frameTime = this.#inFrameTime;
-    const gapDropped = this.#inGapDropped;
-    const info = this.#info;
-    const stats = this.#stats;
-    const fixedDelta = this.#fixedDelta;
-    const forced = this.#pendingSteps;
-    this.#pendingSteps = 0;
-
-    // 2. capture mode, 3. clamp, 4. scale
-    // stepOnce's frame brings no time of its own, not even in capture mode: exactly one step
-    const raw = this.#captureDeltaTime > 0 && forced === 0 ? this.#captureDeltaTime : frameTime;
-    const unscaled = Math.min(raw, this.#maxDeltaTime);
-    const scale = this.#paused ? 0 : this.#timeScale;
-    let delta = unscaled * scale;
-    let dropped = (raw - unscaled) * scale + gapDropped;
-    const countable = COUNTABLE_STEPS * fixedDelta;
-    if (delta > countable) {
-      dropped += delta - countable;
-      delta = countable;
-    }
-
-    // 5. accumulate and count due steps
-    let due: number;
-    let accumulator: number;
-    if (this.#jitterFix > 0 && delta > 0) {
-      const jitter = this.#jitter;
-      jitter.advance(this.#accumulator, delta, fixedDelta, this.#jitterFix);
-      due = jitter.steps;
-      accumulator = jitter.accumulator;
-      delta = jitter.delta;
-    } else if (scale > 0) {
-      // time the jitter fix still owed (or had borrowed) when it was switched off is paid back
-      // through the frames' delta, never below 0
-      const owed = this.#jitter.deficit;
-      if (owed !== 0) {
-        const paid = Math.max(delta + owed, 0);
-        this.#jitter.deficit = owed - (paid - delta);
-        delta = paid;
-      }
-      accumulator = this.#accumulator + delta;
-      // max(0, …): the tolerance can leave the accumulator a rounding error below -1 ns, which
-      // must count as 0 steps, not -1 (that would hand back a whole step of time)
-      due = Math.max(0, Math.floor((accumulator + STEP_TOLERANCE) / fixedDelta));
-      accumulator -= due * fixedDelta;
-    } else {
-      // a paused frame (pause() or timeScale 0) runs no step, even when a smaller fixedDelta
-      // has left more than one step in the accumulator: pause means steps stop. A running frame
-      // of 0 s does run such steps (Bevy: the accumulated time is kept and spent).
-      accumulator = this.#accumulator;
-      due = 0;
-    }
-
-    // 6. cap (Godot): drop whole excess steps, keep the fractional remainder
-    let steps = due;
-    if (steps > this.#maxStepsPerFrame) {
-      steps = this.#maxStepsPerFrame;
-      const droppedSteps = due - steps;
-      const droppedTime = droppedSteps * fixedDelta;
-      dropped += droppedTime;
-      delta -= droppedTime;
-      if (delta < 0) delta = 0;
-      this.#stepsDropped.emit(droppedSteps, droppedTime);
-    }
-    this.#accumulator = accumulator;
-    if (forced > 0) {
-      steps += forced;
-      delta += forced * fixedDelta;
-    }
-
-    this.#time += delta;
-    this.#unscaledTime += unscaled;
-    info.steps = steps;
-    info.delta = delta;
-    info.unscaledDelta = unscaled;
-    info.dropped = dropped;
-    stats.frames++;
-    stats.droppedTime += dropped;
-    stats.lastSteps = steps;
-
-    // Listener dispatch is written out at each hook (here and below) rather than called: V8
-    // does not inline a dispatch function into this method, and a call site of its own lets V8
-    // inline a hook's single listener. Several listeners go through Hook.emit.
-    const previousAlpha = this.#alpha;
-    const frameStartFns = this.#frameStart.fns;
-    if (frameStartFns.length === 1) {
-      try {
-        frameStartFns[0](delta, previousAlpha);
-      } catch (error) {
-        this.#frameStart.report(error);
-      }
-    } else if (frameStartFns.length !== 0) this.#frameStart.emit(delta, previousAlpha);
-    // adapters added during the frame take part from the next frame (like listeners)
-    const adapters = this.#adapters;
-    const hasAdapters = adapters.length !== 0;
-    for (let i = 0; i < adapters.length; i++) this.#call(adapters[i], 'beginFrame');
-
-    // 7. ticks
-    let s = 0;
-    for (; s < steps && !this.#disposed; s++) {
-      if (s === 0 && hasAdapters) this.#adapterStep(0);
-      this.#inFixedStep = true;
-      const tick = this.#tick;
-      const fixedUpdateFns = this.#fixedUpdate.fns;
-      if (fixedUpdateFns.length === 1) {
-        try {
-          fixedUpdateFns[0](fixedDelta, tick);
-        } catch (error) {
-          this.#fixedUpdate.report(error);
-        }
-      } else if (fixedUpdateFns.length !== 0) this.#fixedUpdate.emit(fixedDelta, tick);
-      if (hasAdapters) this.#adapterStep(1);
-      const postSimulationFns = this.#postSimulation.fns;
-      if (postSimulationFns.length === 1) {
-        try {
-          postSimulationFns[0](fixedDelta, tick);
-        } catch (error) {
-          this.#postSimulation.report(error);
-        }
-      } else if (postSimulationFns.length !== 0) this.#postSimulation.emit(fixedDelta, tick);
-      this.#tick = tick + 1;
-      stats.steps++;
-      if (hasAdapters) this.#adapterStep(2);
-      this.#inFixedStep = false;
-    }
-    if (s < steps) {
-      // disposed mid-frame: report what really ran
-      info.steps = s;
-      stats.lastSteps = s;
-    }
-
-    // 8. interpolation pass
-    const alphaRaw = accumulator / fixedDelta;
-    const alpha = alphaRaw < 0 ? 0 : Math.min(alphaRaw, 1);
-    this.#alpha = alpha;
-    info.alpha = alpha;
-    if (hasAdapters) this.#adapterStep(3);
-
-    // 9. per-frame hooks and render
-    const updateFns = this.#update.fns;
-    if (updateFns.length === 1) {
-      try {
-        updateFns[0](delta, alpha);
-      } catch (error) {
-        this.#update.report(error);
-      }
-    } else if (updateFns.length !== 0) this.#update.emit(delta, alpha);
-    const lateUpdateFns = this.#lateUpdate.fns;
-    if (lateUpdateFns.length === 1) {
-      try {
-        lateUpdateFns[0](delta, alpha);
-      } catch (error) {
-        this.#lateUpdate.report(error);
-      }
-    } else if (lateUpdateFns.length !== 0) this.#lateUpdate.emit(delta, alpha);
-    const preRenderFns = this.#preRender.fns;
-    if (preRenderFns.length === 1) {
-      try {
-        preRenderFns[0](delta, alpha);
-      } catch (error) {
-        this.#preRender.report(error);
-      }
-    } else if (preRenderFns.length !== 0) this.#preRender.emit(delta, alpha);
-    if (hasAdapters) this.#adapterStep(4);
-    const postRenderFns = this.#postRender.fns;
-    if (postRenderFns.length === 1) {
-      try {
-        postRenderFns[0](delta, alpha);
-      } catch (error) {
-        this.#postRender.report(error);
-      }
-    } else if (postRenderFns.length !== 0) this.#postRender.emit(delta, alpha);
-  }
-
-  /** Calls one adapter phase on every adapter, isolating errors (no closure, no allocation). */
-  #adapterStep(phase: 0 | 1 | 2 | 3 | 4): void {
-    const adapters = this.#adapters;
-    if (adapters.length === 0) return;
-    const fixedDelta = this.#fixedDelta;
-    for (let i = 0; i < adapters.length; i++) {
-      const a = adapters[i];
-      try {
-        if (phase === 0) a.beforeSteps?.(this);
-        else if (phase === 1) a.physicsStep?.(fixedDelta, this);
-        else if (phase === 2) a.afterStep?.(fixedDelta, this);
-        else if (phase === 3) a.interpolate?.(this);
-        else a.render?.(this);
-      } catch (error) {
-        this.#report(
-          error,
-          phase === 0
-            ? 'adapter.beforeSteps'
-            : phase === 1
-              ? 'adapter.physicsStep'
-              : phase === 2
-                ? 'adapter.afterStep'
-                : phase === 3
-                  ? 'adapter.interpolate'
-                  : 'adapter.render',
-        );
-      }
-    }
+    const pending = this.#dispatch.takeError();
+    if (pending !== undefined) throw pending.error;
+    return this.#info;
   }
 }

@@ -21,6 +21,18 @@ export type ErrorSink = (error: unknown, source: string) => void;
 
 let nextOrder = 0;
 
+/** A value for an error message; never throws (a value whose `String()` throws is shown by type). */
+function showValue(value: unknown): string {
+  try {
+    return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  } catch {
+    return typeof value;
+  }
+}
+
+/** What {@link Hook.run} is while a hook has no listener. */
+function nothing(): void {}
+
 /**
  * An ordered list of listeners for one hook.
  *
@@ -28,6 +40,10 @@ let nextOrder = 0;
  * keeps iterating the snapshot it started with. A change made during dispatch therefore takes
  * effect from the next dispatch and never skips or repeats another listener; dispatch itself
  * allocates nothing.
+ *
+ * {@link run} is the one fast path for dispatch (docs/performance.md, "The loop"): the listener
+ * itself while there is exactly one, so the caller's call site is monomorphic and V8 inlines the
+ * listener with its number arguments unboxed; otherwise {@link emit} or a no-op.
  */
 export class Hook<F extends (...args: never[]) => unknown> {
   /** The hook's public name, used in error reports (`onFixedUpdate`, …). */
@@ -37,10 +53,20 @@ export class Hook<F extends (...args: never[]) => unknown> {
   #fns: readonly F[] = [];
   #sink: ErrorSink;
 
+  /**
+   * Dispatches to every listener: the single listener itself (which may throw: the caller
+   * reports it with {@link report}), {@link emit} bound to this hook when there are several (it
+   * reports errors itself and never throws), or a no-op. Replaced when the listeners change.
+   */
+  run: F;
+  readonly #emitAll: F;
+
   /** @param name used in error reports; @param sink receives listener errors. */
   constructor(name: string, sink: ErrorSink) {
     this.name = name;
     this.#sink = sink;
+    this.#emitAll = ((a?: unknown, b?: unknown) => this.emit(a, b)) as unknown as F;
+    this.run = nothing as unknown as F;
   }
 
   /** The listeners in dispatch order (a snapshot: never mutated, replaced on change). */
@@ -63,10 +89,16 @@ export class Hook<F extends (...args: never[]) => unknown> {
     if (typeof fn !== 'function') {
       throw new TypeError(`fixedtick: ${this.name} expects a function, got ${typeof fn}`);
     }
-    const priority = options?.priority ?? 0;
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      throw new RangeError(
+        `fixedtick: ${this.name} options must be an object such as { priority: 10 }, got ${showValue(options)}`,
+      );
+    }
+    // only a missing priority means the default: null is a mistake, not "none"
+    const priority = options?.priority === undefined ? 0 : options.priority;
     if (typeof priority !== 'number' || Number.isNaN(priority)) {
       throw new RangeError(
-        `fixedtick: option "priority" must be a number, got ${String(priority)}`,
+        `fixedtick: option "priority" must be a number, got ${showValue(priority)}`,
       );
     }
     const entry: Entry<F> = { fn, priority, order: nextOrder++ };
@@ -87,6 +119,12 @@ export class Hook<F extends (...args: never[]) => unknown> {
   #set(entries: Entry<F>[]): void {
     this.#entries = entries;
     this.#fns = entries.map((e) => e.fn);
+    this.run =
+      entries.length === 1
+        ? entries[0].fn
+        : entries.length === 0
+          ? (nothing as unknown as F)
+          : this.#emitAll;
   }
 
   /** Removes every listener, including from a dispatch that is under way (dispose). */

@@ -8,9 +8,12 @@
  * @packageDocumentation
  */
 export {
+  AUTO_MAX_STEPS_SECONDS,
   DEFAULT_FIXED_DELTA,
   DEFAULT_MAX_DELTA_TIME,
   DEFAULT_MAX_STEPS_PER_FRAME,
+  MAX_DURATION,
+  MAX_TOLERANCE_STEPS,
   STEP_TOLERANCE,
 } from './constants.ts';
 export type { Driver, FrameSink } from './driver.ts';
@@ -21,18 +24,7 @@ export {
   type VisibilityDocument,
 } from './drivers/frame-callback-driver.ts';
 export { type RafDriverOptions, type RafHost, rafDriver } from './drivers/raf-driver.ts';
-export {
-  type AnomalyKind,
-  type AnomalyListener,
-  type DroppedListener,
-  type ErrorListener,
-  FixedLoop,
-  type FrameInfo,
-  type FrameListener,
-  type LoopAdapter,
-  type LoopStats,
-  type StepListener,
-} from './fixed-loop.ts';
+export { FixedLoop } from './fixed-loop.ts';
 export type { ListenerOptions, Unsubscribe } from './hook.ts';
 export {
   damp,
@@ -48,12 +40,25 @@ export {
   verlet,
 } from './integrate.ts';
 export type { InterpolationMode } from './interpolation/pose-buffer.ts';
-export { JITTER_FIX_HISTORY } from './jitter-fix.ts';
+export type {
+  AnomalyKind,
+  AnomalyListener,
+  DroppedListener,
+  ErrorListener,
+  FrameInfo,
+  FrameListener,
+  LoopAdapter,
+  LoopStats,
+  StepListener,
+} from './loop-types.ts';
 export {
   checkInterpolationMode,
   type ErrorPolicy,
   type FixedLoopOptions,
+  LOOP_OPTION_NAMES,
   optionError,
   type ResolvedLoopOptions,
+  resolveOptions,
 } from './options.ts';
 export { type Preset, presets } from './presets.ts';
+export { JITTER_FIX_HISTORY } from './step-history.ts';

@@ -2,6 +2,7 @@ import {
   DEFAULT_FIXED_DELTA,
   DEFAULT_MAX_DELTA_TIME,
   DEFAULT_MAX_STEPS_PER_FRAME,
+  MAX_DURATION,
 } from './constants.ts';
 import type { InterpolationMode } from './interpolation/pose-buffer.ts';
 
@@ -24,17 +25,19 @@ export interface FixedLoopOptions {
    */
   tickRate?: number;
   /**
-   * Clamp of one frame's unscaled time, in seconds (Unity `Time.maximumDeltaTime`). The excess is
-   * dropped, never simulated later. `Infinity` disables the clamp.
+   * Clamp of one frame's game time, in seconds, applied after `timeScale` (Unity
+   * `Time.maximumDeltaTime`: "the maximum value of Time.deltaTime in any given frame"; Bevy's
+   * `max_delta`). The excess is dropped, never simulated later. `Infinity` disables the clamp.
    * @defaultValue {@link DEFAULT_MAX_DELTA_TIME} (0.25)
    */
   maxDeltaTime?: number;
   /**
    * Cap on fixed steps per frame (Godot `max_physics_steps_per_frame`). Whole excess steps are
-   * dropped; the fractional remainder stays for interpolation. `Infinity` disables the cap.
-   * @defaultValue {@link DEFAULT_MAX_STEPS_PER_FRAME} (8)
+   * dropped; the fractional remainder stays for interpolation. `Infinity` disables the cap;
+   * `'auto'` is the steps of 2/15 s at the current tick rate (8 at 60 Hz, 40 at 300 Hz).
+   * @defaultValue {@link DEFAULT_MAX_STEPS_PER_FRAME} (`'auto'`)
    */
-  maxStepsPerFrame?: number;
+  maxStepsPerFrame?: number | 'auto';
   /**
    * Game time per real time; `0` pauses the simulation (per-frame hooks still run, with delta 0).
    * @defaultValue 1
@@ -64,10 +67,12 @@ export interface FixedLoopOptions {
 export interface ResolvedLoopOptions {
   /** Seconds of game time per step (from `fixedDelta` or `1 / tickRate`). */
   fixedDelta: number;
-  /** Clamp of one frame's unscaled time, in seconds (`Infinity` = none). */
+  /** Steps per second: `tickRate` as given, else `1 / fixedDelta`. */
+  tickRate: number;
+  /** Clamp of one frame's scaled time, in seconds (`Infinity` = none). */
   maxDeltaTime: number;
-  /** Cap on steps per frame (`Infinity` = none). */
-  maxStepsPerFrame: number;
+  /** Cap on steps per frame (`Infinity` = none; `'auto'` follows the tick rate). */
+  maxStepsPerFrame: number | 'auto';
   /** Game time per real time (≥ 0). */
   timeScale: number;
   /** Godot's `physics_jitter_fix` (0 = exact). */
@@ -78,7 +83,8 @@ export interface ResolvedLoopOptions {
   errorPolicy: ErrorPolicy;
 }
 
-const KNOWN = new Set([
+/** The names of {@link FixedLoopOptions}, in the order the docs list them. */
+export const LOOP_OPTION_NAMES: readonly (keyof FixedLoopOptions)[] = Object.freeze([
   'fixedDelta',
   'tickRate',
   'maxDeltaTime',
@@ -88,6 +94,56 @@ const KNOWN = new Set([
   'captureDeltaTime',
   'errorPolicy',
 ]);
+
+/**
+ * Edit distance (insertions, deletions, substitutions, transpositions of neighbours) between two
+ * names, ignoring case: `tickrate` is 0 from `tickRate`, `fixedDelat` 1 from `fixedDelta`.
+ */
+function nameDistance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  // rows i-2, i-1 and i of the Damerau-Levenshtein table (optimal string alignment)
+  let before = new Array<number>(y.length + 1).fill(0);
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) {
+        best = Math.min(best, before[j - 2] + 1);
+      }
+      row.push(best);
+    }
+    before = previous;
+    previous = row;
+  }
+  return previous[y.length];
+}
+
+/**
+ * The known name closest to `name`, if it is close enough to be a typo of it: at most a third
+ * of the name's letters apart (at least one), or one of the two a start of the other of at least
+ * four letters (`maxDelta`, `fixedDeltaTime`), which counts as one edit. Ties go to the first
+ * listed.
+ */
+function closestName(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
+  const lower = name.toLowerCase();
+  for (const candidate of known) {
+    const other = candidate.toLowerCase();
+    const truncated =
+      Math.min(lower.length, other.length) >= 4 &&
+      (other.startsWith(lower) || lower.startsWith(other));
+    const distance = Math.min(nameDistance(name, candidate), truncated ? 1 : Infinity);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
 
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -107,39 +163,57 @@ export function optionError(name: string, value: unknown, expected: string): Ran
   return new RangeError(`fixedtick: option "${name}" must be ${expected}, got ${show(value)}`);
 }
 
-/** Validates `fixedDelta` (seconds per step). */
+/** Validates `fixedDelta` (seconds per step, > 0 and ≤ {@link MAX_DURATION}). */
 export function checkFixedDelta(value: unknown, name = 'fixedDelta'): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw optionError(name, value, 'a finite number of seconds > 0');
+  if (typeof value !== 'number' || !(value > 0 && value <= MAX_DURATION)) {
+    throw optionError(name, value, 'a number of seconds > 0 and ≤ 1e9');
   }
   return value;
 }
 
-/** Validates `tickRate` (Hz) and returns the matching `fixedDelta`. */
+/**
+ * Validates `tickRate` (Hz, finite, ≥ 1 / {@link MAX_DURATION}) and returns the matching
+ * `fixedDelta`.
+ */
 export function checkTickRate(value: unknown, name = 'tickRate'): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw optionError(name, value, 'a finite rate in Hz > 0');
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    !(1 / value <= MAX_DURATION && value > 0)
+  ) {
+    throw optionError(name, value, 'a finite rate in Hz ≥ 1e-9');
   }
   return 1 / value;
 }
 
-/** Validates `maxDeltaTime` (seconds, may be `Infinity`). */
+/** Validates `maxDeltaTime` (seconds > 0, ≤ {@link MAX_DURATION} or `Infinity`). */
 export function checkMaxDeltaTime(value: unknown, name = 'maxDeltaTime'): number {
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
-    throw optionError(name, value, 'a number of seconds > 0 (or Infinity)');
+  if (
+    typeof value !== 'number' ||
+    !((value > 0 && value <= MAX_DURATION) || value === Number.POSITIVE_INFINITY)
+  ) {
+    throw optionError(name, value, 'a number of seconds > 0 and ≤ 1e9 (or Infinity)');
   }
   return value;
 }
 
-/** Validates `maxStepsPerFrame` (a whole number ≥ 1, or `Infinity`). */
+/** Validates a step cap such as Godot's `max_physics_steps_per_frame` (whole ≥ 1, or `Infinity`). */
 export function checkMaxSteps(value: unknown, name = 'maxStepsPerFrame'): number {
-  if (
-    typeof value !== 'number' ||
-    !(value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1))
-  ) {
-    throw optionError(name, value, 'a whole number ≥ 1 (or Infinity)');
-  }
+  if (!isStepCap(value)) throw optionError(name, value, 'a whole number ≥ 1 (or Infinity)');
   return value;
+}
+
+/** Validates the loop's `maxStepsPerFrame`: a whole number ≥ 1, `Infinity`, or `'auto'`. */
+export function checkMaxStepsOrAuto(value: unknown): number | 'auto' {
+  if (value === 'auto' || isStepCap(value)) return value;
+  throw optionError('maxStepsPerFrame', value, 'a whole number ≥ 1, Infinity or "auto"');
+}
+
+function isStepCap(value: unknown): value is number {
+  return (
+    typeof value === 'number' &&
+    (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1))
+  );
 }
 
 /** Validates `timeScale` (finite, ≥ 0). */
@@ -158,10 +232,22 @@ export function checkJitterFix(value: unknown, name = 'jitterFix'): number {
   return value;
 }
 
-/** Validates `captureDeltaTime` (finite, ≥ 0; 0 = off). */
+/** Validates `captureDeltaTime` (seconds, 0 = off, up to {@link MAX_DURATION}). */
 export function checkCaptureDeltaTime(value: unknown, name = 'captureDeltaTime'): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw optionError(name, value, 'a finite number of seconds ≥ 0 (0 = off)');
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_DURATION)) {
+    throw optionError(name, value, 'a number of seconds from 0 (off) to 1e9');
+  }
+  return value;
+}
+
+/** Validates a duration argument in seconds: ≥ 0, and ≤ {@link MAX_DURATION} unless `infinite`. */
+export function checkSeconds(value: unknown, name: string, infinite: boolean): number {
+  const ok =
+    typeof value === 'number' &&
+    ((value >= 0 && value <= MAX_DURATION) || (infinite && value === Number.POSITIVE_INFINITY));
+  if (!ok) {
+    const range = infinite ? 'from 0 to 1e9 (or Infinity)' : 'from 0 to 1e9';
+    throw optionError(name, value, `a number of seconds ${range}`);
   }
   return value;
 }
@@ -187,20 +273,42 @@ export function checkInterpolationMode(value: unknown, name: string): Interpolat
 
 /**
  * Validates a whole options object and fills in defaults. Unknown keys are rejected, so a typo
- * such as `fixedDeltaTime` fails loudly instead of silently keeping the default.
+ * such as `tickrate` fails loudly instead of silently keeping the default: the `RangeError`
+ * names the key, suggests the closest known name (`unknown option "tickrate" — did you mean
+ * "tickRate"?`) and lists every known option.
+ *
+ * An engine adapter whose constructor takes the loop's options and its own in one object passes
+ * its own names as `adapterOptionNames`: they are then accepted (and ignored here), suggested and
+ * listed with the loop's, so its users see one error for the object they wrote:
+ * `resolveOptions(options, ['renderer', 'scene', 'camera', 'defaultInterpolation'])`.
  */
-export function resolveOptions(options: FixedLoopOptions = {}): ResolvedLoopOptions {
+export function resolveOptions(
+  options: FixedLoopOptions = {},
+  adapterOptionNames: readonly string[] = [],
+): ResolvedLoopOptions {
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`fixedtick: options must be an object, got ${show(options)}`);
   }
+  const known: readonly string[] =
+    adapterOptionNames.length === 0
+      ? LOOP_OPTION_NAMES
+      : [...LOOP_OPTION_NAMES, ...adapterOptionNames];
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new RangeError(`fixedtick: unknown option "${key}" (known: ${[...KNOWN].join(', ')})`);
+    if (!known.includes(key)) {
+      const suggestion = closestName(key, known);
+      const hint = suggestion === undefined ? '' : ` — did you mean "${suggestion}"?`;
+      throw new RangeError(
+        `fixedtick: unknown option ${JSON.stringify(key)}${hint} (known: ${known.join(', ')})`,
+      );
     }
   }
   let fixedDelta = DEFAULT_FIXED_DELTA;
+  let tickRate = 1 / DEFAULT_FIXED_DELTA;
   const o = options as Record<string, unknown>;
-  if (o.fixedDelta !== undefined) fixedDelta = checkFixedDelta(o.fixedDelta);
+  if (o.fixedDelta !== undefined) {
+    fixedDelta = checkFixedDelta(o.fixedDelta);
+    tickRate = 1 / fixedDelta;
+  }
   if (o.tickRate !== undefined) {
     const fromRate = checkTickRate(o.tickRate);
     if (o.fixedDelta !== undefined && Math.abs(fromRate - fixedDelta) > 1e-12) {
@@ -209,15 +317,17 @@ export function resolveOptions(options: FixedLoopOptions = {}): ResolvedLoopOpti
       );
     }
     fixedDelta = fromRate;
+    tickRate = o.tickRate as number;
   }
   return {
     fixedDelta,
+    tickRate,
     maxDeltaTime:
       o.maxDeltaTime === undefined ? DEFAULT_MAX_DELTA_TIME : checkMaxDeltaTime(o.maxDeltaTime),
     maxStepsPerFrame:
       o.maxStepsPerFrame === undefined
         ? DEFAULT_MAX_STEPS_PER_FRAME
-        : checkMaxSteps(o.maxStepsPerFrame),
+        : checkMaxStepsOrAuto(o.maxStepsPerFrame),
     timeScale: o.timeScale === undefined ? 1 : checkTimeScale(o.timeScale),
     jitterFix: o.jitterFix === undefined ? 0 : checkJitterFix(o.jitterFix),
     captureDeltaTime:

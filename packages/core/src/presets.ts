@@ -2,7 +2,10 @@ import type { FixedLoopOptions } from './options.ts';
 
 /** A named set of loop options mirroring an engine's defaults. Spread it into the options. */
 export type Preset = Readonly<
-  Required<Pick<FixedLoopOptions, 'fixedDelta' | 'maxDeltaTime' | 'maxStepsPerFrame' | 'jitterFix'>>
+  Required<Pick<FixedLoopOptions, 'fixedDelta' | 'maxDeltaTime' | 'jitterFix'>> & {
+    /** The engine's own step cap (a number: presets keep theirs whatever the tick rate). */
+    maxStepsPerFrame: number;
+  }
 >;
 
 /**
@@ -12,7 +15,7 @@ export type Preset = Readonly<
  * | preset | fixedDelta | maxDeltaTime | maxStepsPerFrame | jitterFix |
  * |---|---|---|---|---|
  * | unity | 0.02 | 1/3 | Infinity | 0 |
- * | godot | 1/60 | Infinity | 8 | 0.5 |
+ * | godot | 1/60 | Infinity | 8 | 0 |
  * | roblox | 1/60 | 0.25 | Infinity | 0 |
  * | fiedler | 0.01 | 0.25 | Infinity | 0 |
  * | bevy | 1/64 | 0.25 | Infinity | 0 |
@@ -30,16 +33,20 @@ export const presets = Object.freeze({
     jitterFix: 0,
   }),
   /**
-   * Godot 4: `physics/common/physics_ticks_per_second` = 60,
-   * `max_physics_steps_per_frame` = 8 (below 7.5 fps the game slows down), and
-   * `physics_jitter_fix` = 0.5. Godot clamps no frame time.
+   * Godot 4: `physics/common/physics_ticks_per_second` = 60 and
+   * `max_physics_steps_per_frame` = 8 (below 7.5 fps the game slows down); Godot clamps no frame
+   * time. `physics_jitter_fix` is 0, not Godot's 0.5. Godot's class reference (`Engine`): "For
+   * best results, when using a custom physics interpolation solution, the physics jitter fix
+   * should be disabled by setting physics_jitter_fix to 0." Fixedtick interpolates. The fix at 0.5 lets a frame run up to half a step (8.3 ms at 60 Hz)
+   * early or late, which interpolation would then show; set `jitterFix: 0.5` for Godot's
+   * uninterpolated default.
    * @see https://docs.godotengine.org/en/stable/classes/class_projectsettings.html
    */
   godot: Object.freeze({
     fixedDelta: 1 / 60,
     maxDeltaTime: Number.POSITIVE_INFINITY,
     maxStepsPerFrame: 8,
-    jitterFix: 0.5,
+    jitterFix: 0,
   }),
   /**
    * Roblox: the simulation pipeline runs at 60 Hz. Roblox documents no clamp; 0.25 s is ours

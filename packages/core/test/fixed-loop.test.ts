@@ -1,4 +1,4 @@
-import { FixedLoop, type FrameInfo, presets } from '@fixedtick/core';
+import { FixedLoop, type FrameInfo, presets, resolveOptions } from '@fixedtick/core';
 import { describe, expect, it, vi } from 'vitest';
 
 const snapshot = (info: FrameInfo): FrameInfo => ({ ...info });
@@ -37,7 +37,7 @@ describe('presets on a single 1-second frame', () => {
     const loop = new FixedLoop({ ...presets.godot, timeScale: 0.5 });
     expect(loop.timeScale).toBe(0.5);
     expect(loop.maxStepsPerFrame).toBe(8);
-    expect(loop.jitterFix).toBe(0.5);
+    expect(loop.jitterFix).toBe(0);
   });
 });
 
@@ -352,5 +352,41 @@ describe('frameTimestampMs', () => {
     loop.frame(400);
     expect(loop.frameTimestampMs).toBe(400);
     expect(loop.stats.anomalies).toBe(1);
+  });
+});
+
+describe('unknown options', () => {
+  it.each([
+    ['tickrate', 'tickRate'],
+    ['fixedDeltaTime', 'fixedDelta'],
+    ['maxDelta', 'maxDeltaTime'],
+    ['timescale', 'timeScale'],
+    ['jiterFix', 'jitterFix'],
+    ['maxStepPerFrame', 'maxStepsPerFrame'],
+  ])('"%s" is rejected with "did you mean %s"', (typo, known) => {
+    expect(() => new FixedLoop({ [typo]: 1 } as never)).toThrow(
+      new RangeError(
+        `fixedtick: unknown option "${typo}" — did you mean "${known}"? (known: fixedDelta, tickRate, maxDeltaTime, maxStepsPerFrame, timeScale, jitterFix, captureDeltaTime, errorPolicy)`,
+      ),
+    );
+  });
+
+  it('a name close to none gets no suggestion', () => {
+    expect(() => new FixedLoop({ gravity: 9.8 } as never)).toThrow(
+      /^fixedtick: unknown option "gravity" \(known: fixedDelta, /,
+    );
+  });
+
+  it('resolveOptions accepts, suggests and lists an adapter’s own option names', () => {
+    const adapter = ['renderer', 'scene', 'camera', 'defaultInterpolation'];
+    const resolved = resolveOptions({ tickRate: 50, renderer: {} } as never, adapter);
+    expect(resolved.fixedDelta).toBe(0.02);
+    expect(() => resolveOptions({ rendrer: {} } as never, adapter)).toThrow(
+      /unknown option "rendrer" — did you mean "renderer"\? \(known: fixedDelta, .*errorPolicy, renderer, scene, camera, defaultInterpolation\)/,
+    );
+    expect(() => resolveOptions({ defaultInterp: 'none' } as never, adapter)).toThrow(
+      /did you mean "defaultInterpolation"/,
+    );
+    expect(() => resolveOptions({ renderer: {} } as never)).toThrow(/unknown option "renderer"/);
   });
 });

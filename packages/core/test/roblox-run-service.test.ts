@@ -236,6 +236,34 @@ describe('RunService: BindToSimulation', () => {
     expect(inStep).toEqual([true, true]);
     expect(() => RunService.BindToSimulation(() => {}, 'Hz7')).toThrow(/"frequency".*Hz7/);
   });
+
+  it('BindToSimulation priority order: lower runs first within a step, the default 2000 after onFixedUpdate', () => {
+    const { loop, RunService } = robloxLoop();
+    const order: string[] = [];
+    const log = (name: string) => () => order.push(`${name}@${loop.tick}`);
+    RunService.BindToSimulation(log('default'), Enum.StepFrequency.Hz60);
+    RunService.BindToSimulation(log('late'), Enum.StepFrequency.Hz60, 3000);
+    RunService.BindToSimulation(log('early'), Enum.StepFrequency.Hz60, 100);
+    RunService.BindToSimulation(log('early-too'), Enum.StepFrequency.Hz60, 100);
+    loop.onFixedUpdate(log('onFixedUpdate'));
+    loop.advance(2 / 60);
+    // onFixedUpdate listeners have priority 0, so they run before all of these
+    expect(order).toEqual([
+      'onFixedUpdate@0',
+      'early@0',
+      'early-too@0',
+      'default@0',
+      'late@0',
+      'onFixedUpdate@1',
+      'early@1',
+      'early-too@1',
+      'default@1',
+      'late@1',
+    ]);
+    expect(() => RunService.BindToSimulation(() => {}, 'Hz30', Number.NaN)).toThrow(
+      /"priority".*NaN/,
+    );
+  });
 });
 
 describe('Enum', () => {

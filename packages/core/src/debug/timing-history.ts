@@ -30,9 +30,9 @@ export interface TimingRates {
  * The last `frames` frames of a loop, in ring buffers of typed arrays: what the timing graph
  * draws. Recording a frame allocates nothing, so the history can stay on in a shipped game.
  *
- * Frame time here is the real time the loop counted (`unscaledDelta`, after the `maxDeltaTime`
- * clamp); what the clamps cut off is kept apart as `dropped`, so a long frame reads as
- * "simulated part + dropped part".
+ * Frame time here is the real time the loop counted: the frame's real time (`unscaledDelta`)
+ * less the real time of what the clamps cut off, which is kept apart as `dropped`, so a long
+ * frame reads as "simulated part + dropped part".
  */
 export class TimingHistory {
   /** Capacity: how many frames are kept. */
@@ -90,13 +90,14 @@ export class TimingHistory {
   }
 
   /**
-   * Records one frame. `timeScale` converts dropped game time back to real time for the rates
-   * (`0` when paused: dropped time then counts as nothing).
+   * Records one frame. `timeScale` converts dropped game time back to real time (`0` when
+   * paused: dropped time then counts as nothing).
    */
   record(info: Readonly<FrameInfo>, anomalies: number, timeScale: number): void {
     const at = this.#head;
     const dropped = Math.max(info.dropped, 0);
-    this.frameMs[at] = info.unscaledDelta * 1000;
+    const droppedReal = timeScale > 0 ? dropped / timeScale : 0;
+    this.frameMs[at] = Math.max(info.unscaledDelta - droppedReal, 0) * 1000;
     this.droppedMs[at] = dropped * 1000;
     this.alpha[at] = info.alpha;
     this.steps[at] = Math.min(info.steps, 255);
@@ -104,7 +105,7 @@ export class TimingHistory {
     this.#head = at + 1 === this.capacity ? 0 : at + 1;
     if (this.#length < this.capacity) this.#length++;
 
-    this.#periodTime += info.unscaledDelta + (timeScale > 0 ? dropped / timeScale : 0);
+    this.#periodTime += info.unscaledDelta;
     this.#periodFrames++;
     this.#periodSteps += info.steps;
     this.#periodDropped += dropped;

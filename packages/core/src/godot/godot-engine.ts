@@ -17,7 +17,7 @@
  *
  * @example
  * ```ts
- * const loop = new FixedLoop(presets.godot); // 60 ticks, 8 max steps, jitter fix 0.5
+ * const loop = new FixedLoop(presets.godot); // 60 ticks, 8 max steps, jitter fix 0 (see presets)
  * const engine = new GodotEngine(loop);
  * class Mover extends Node {
  *   x = 0;
@@ -119,7 +119,13 @@ export class GodotEngine {
     this.loop.maxStepsPerFrame = checkMaxSteps(value, 'max_physics_steps_per_frame');
   }
 
-  /** How far (in steps) a frame may run early or late to keep steps per frame even (0 to 2). */
+  /**
+   * How far (in steps) a frame may run early or late to keep steps per frame even (0 to 2),
+   * computed as Godot's `MainTimerSync` does, frame for frame. `presets.godot` sets 0, as
+   * Godot's class reference advises with a custom interpolation (Fixedtick interpolates);
+   * Godot's own default is 0.5. The 12-frame history is kept while it is 0, so switching it on
+   * at run time behaves as in Godot.
+   */
   get physics_jitter_fix(): number {
     return this.loop.jitterFix;
   }

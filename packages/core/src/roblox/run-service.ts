@@ -11,13 +11,16 @@
  * |---|---|---|
  * | `PreAnimation(deltaTimeSim)` | `onFrameStart` | -20000 |
  * | `PreSimulation(deltaTimeSim)`, `Stepped(time, deltaTime)` | `onFrameStart` | -10000 |
- * | (physics: fixed steps; `BindToSimulation` callbacks) | `onFixedUpdate` | 0 |
+ * | (physics: fixed steps) `BindToSimulation(fn, frequency, priority)` | `onFixedUpdate` | `priority` (2000 by default) |
  * | `PostSimulation(deltaTimeSim)` | `onUpdate` | -20000 |
  * | `Heartbeat(deltaTime)` | `onUpdate` | -10000 |
  * | `BindToRenderStep(name, priority, fn)` | `onPreRender` | `priority` |
  * | `PreRender(deltaTimeRender)`, `RenderStepped(deltaTime)` | `onPreRender` | 2000 (`Last`) |
  *
- * Every delta is the loop's frame delta: the game seconds the frame advanced.
+ * Every delta is the loop's frame delta: the game seconds the frame advanced. Roblox's global
+ * `time()` ("the amount of time, in seconds, that has elapsed since the current game instance
+ * started running") is `loop.time`; inside a `BindToSimulation` callback the step's own time is
+ * `loop.fixedTime`.
  *
  * @example
  * ```ts
@@ -44,6 +47,8 @@ const PRE_SIMULATION = -10_000;
 const POST_SIMULATION = -20_000;
 /** `onUpdate` priority of `Heartbeat`. */
 const HEARTBEAT = -10_000;
+/** Roblox's default `BindToSimulation` priority (lower runs first within a step). */
+const SIMULATION_PRIORITY = 2000;
 
 /** A per-frame Roblox callback: the frame's delta in seconds. */
 export type DeltaCallback = (deltaTime: number) => void;
@@ -162,7 +167,13 @@ export class RunService {
   /**
    * Calls `fn(deltaTime)` inside the fixed step (before physics) at `frequency`, a divisor of the
    * 60 Hz pipeline: `Hz30` runs on every 2nd step with `deltaTime = 1/30`, `Hz1` once per
-   * simulated second with `deltaTime = 1`. Counting starts at the bind.
+   * simulated second with `deltaTime = 1`. Counting starts at the bind. Within a step, callbacks
+   * run by `priority`, lower first (ties in bind order), as `onFixedUpdate` listeners of that
+   * priority: the default 2000 puts them after plain `onFixedUpdate` listeners (priority 0).
+   *
+   * Defaults are Roblox's: `frequency` `Enum.StepFrequency.Hz30` (the `StepFrequency` enum page:
+   * "The default frequency for RunService:BindToSimulation() is StepFrequency.Hz30") and
+   * `priority` 2000.
    *
    * If the loop's step is not 1/60 s, `fn` runs every `max(1, round(period / fixedDelta))` steps
    * and `deltaTime` is the simulated time those steps stand for: at 120 Hz `Hz30` runs every 4th
@@ -172,6 +183,7 @@ export class RunService {
   BindToSimulation(
     fn: DeltaCallback,
     frequency: EnumItem | number | string = StepFrequency.Hz30,
+    priority: number = SIMULATION_PRIORITY,
   ): RBXScriptConnection {
     if (typeof fn !== 'function') {
       throw new TypeError(`fixedtick: BindToSimulation expects a function, got ${typeof fn}`);
@@ -180,17 +192,23 @@ export class RunService {
     if (hz === undefined) {
       throw optionError('frequency', frequency, 'an Enum.StepFrequency item (Hz60 … Hz1)');
     }
+    if (typeof priority !== 'number' || Number.isNaN(priority)) {
+      throw optionError('priority', priority, 'a number (lower runs first; default 2000)');
+    }
     const period = 1 / hz;
     let counted = 0;
     return this.#track(
-      this.loop.onFixedUpdate((fixedDelta) => {
-        counted++;
-        const every = Math.max(1, Math.round(period / fixedDelta));
-        if (counted < every) return;
-        const simulated = counted * fixedDelta;
-        counted = 0;
-        fn(Math.abs(simulated - period) <= STEP_TOLERANCE ? period : simulated);
-      }),
+      this.loop.onFixedUpdate(
+        (fixedDelta) => {
+          counted++;
+          const every = Math.max(1, Math.round(period / fixedDelta));
+          if (counted < every) return;
+          const simulated = counted * fixedDelta;
+          counted = 0;
+          fn(Math.abs(simulated - period) <= STEP_TOLERANCE ? period : simulated);
+        },
+        { priority },
+      ),
     );
   }
 

@@ -92,8 +92,10 @@ export class UnityTime {
   // ---- Time members ---------------------------------------------------------------------
 
   /**
-   * Game seconds of the current frame (scaled, after `maximumDeltaTime`). Inside `FixedUpdate`
-   * it answers `fixedDeltaTime`, as in Unity.
+   * Game seconds of the current frame: the frame time scaled by `timeScale`, then clamped by
+   * `maximumDeltaTime` ("the maximum value of Time.deltaTime in any given frame"), so it never
+   * exceeds `maximumDeltaTime` at any time scale. Inside `FixedUpdate` it answers
+   * `fixedDeltaTime`, as in Unity.
    */
   get deltaTime(): number {
     const loop = this.loop;
@@ -114,9 +116,11 @@ export class UnityTime {
   }
 
   /**
-   * The most real time one frame may count (Unity's default is 1/3 s); the excess is dropped,
-   * never simulated. Never below `fixedDeltaTime`: a smaller value is raised to it (Unity does
-   * the same), so every frame can run at least one step.
+   * The most game time one frame may advance (Unity's default is 1/3 s), after `timeScale`; the
+   * excess is dropped, never simulated, so a frame runs at most
+   * `maximumDeltaTime / fixedDeltaTime` FixedUpdates at any time scale. Never below
+   * `fixedDeltaTime`: a smaller value is raised to it (Unity does the same), so every frame can
+   * run at least one step.
    */
   get maximumDeltaTime(): number {
     return this.loop.maxDeltaTime;
@@ -150,15 +154,21 @@ export class UnityTime {
   }
 
   /**
-   * Real seconds of the current frame (after `maximumDeltaTime`, before `timeScale`). Inside
-   * `FixedUpdate` it answers `fixedUnscaledDeltaTime`, as in Unity.
+   * Real seconds of the current frame: never clamped by `maximumDeltaTime`, not changed by
+   * `timeScale` or `captureDeltaTime` (Unity: "not affected by Time.timeScale and
+   * Time.maximumDeltaTime"). Inside `FixedUpdate` it answers `fixedUnscaledDeltaTime`, as in
+   * Unity.
    */
   get unscaledDeltaTime(): number {
     const loop = this.loop;
     return loop.inFixedStep ? this.#fixedUnscaledDelta : loop.lastFrame.unscaledDelta;
   }
 
-  /** Real seconds since start. Inside `FixedUpdate` it answers `fixedUnscaledTime`. */
+  /**
+   * Real seconds since start: the sum of every frame's real time, never clamped and not changed
+   * by capture mode ("captureDeltaTime does not have any affect on Time.unscaledTime"). Inside
+   * `FixedUpdate` it answers `fixedUnscaledTime`.
+   */
   get unscaledTime(): number {
     return this.loop.inFixedStep ? this.#fixedUnscaledTime : this.loop.unscaledTime;
   }

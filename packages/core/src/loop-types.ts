@@ -1,0 +1,76 @@
+import type { FixedLoop } from './fixed-loop.ts';
+
+/**
+ * What one frame did. The loop returns the same object every frame (so frames allocate
+ * nothing): copy it (`{ ...info }`) if you keep it.
+ */
+export interface FrameInfo {
+  /** Fixed steps run this frame. */
+  steps: number;
+  /** Overstep fraction after the frame, in [0, 1]: how far rendering is between two steps. */
+  alpha: number;
+  /** Game time this frame advanced, in seconds (scaled, after the clamps). */
+  delta: number;
+  /**
+   * Real time this frame lasted, in seconds: the sanitised frame time, never clamped and not
+   * changed by capture mode or the time scale (a hidden page's gap included).
+   */
+  unscaledDelta: number;
+  /** Game time dropped this frame by the clamps, the cap or a hidden page, in seconds. */
+  dropped: number;
+}
+
+/** Running totals of a loop. Read-only view; the loop updates it in place. */
+export interface LoopStats {
+  /** Frames run. */
+  readonly frames: number;
+  /** Fixed steps run. */
+  readonly steps: number;
+  /** Game time dropped by the clamps, in seconds (saturates at `Number.MAX_VALUE`). */
+  readonly droppedTime: number;
+  /** Bad frame times (NaN, negative, infinite, backwards timestamps) sanitised to 0 s. */
+  readonly anomalies: number;
+  /** Steps run by the last frame. */
+  readonly lastSteps: number;
+}
+
+/** Kind of a sanitised frame time, passed to `onAnomaly`. */
+export type AnomalyKind = 'nan' | 'negative' | 'infinite' | 'backwards';
+
+/** A per-step listener: `(fixedDelta, tick)`; `tick` is the number of the step being run. */
+export type StepListener = (fixedDelta: number, tick: number) => void;
+/** A per-frame listener: `(delta, alpha)`. */
+export type FrameListener = (delta: number, alpha: number) => void;
+/** An `onStepsDropped` listener: whole steps dropped and the game time they stood for. */
+export type DroppedListener = (steps: number, seconds: number) => void;
+/** An `onAnomaly` listener: what was wrong and the raw value. */
+export type AnomalyListener = (kind: AnomalyKind, value: number) => void;
+/** An `onError` listener: the error and the name of the hook or adapter call it came from. */
+export type ErrorListener = (error: unknown, source: string) => void;
+
+/**
+ * What an engine adapter fills in (floating-ui's `Platform` idea): the core calls these at fixed
+ * points of the frame and knows nothing of the engine behind them. Every member is optional.
+ * A throwing member is reported like a throwing listener.
+ */
+export interface LoopAdapter {
+  /** Once per frame after `frameStart`, before any step (even if none runs): detect teleports. */
+  beginFrame?(loop: FixedLoop): void;
+  /** Once per frame, before the first step of a frame that runs steps: restore simulation poses. */
+  beforeSteps?(loop: FixedLoop): void;
+  /** Once per step, between `fixedUpdate` and `postSimulation`: the physics engine's step. */
+  physicsStep?(fixedDelta: number, loop: FixedLoop): void;
+  /** Once per step, after `postSimulation`: capture the new simulation pose. */
+  afterStep?(fixedDelta: number, loop: FixedLoop): void;
+  /**
+   * Once per frame, after the steps: write interpolated (render) poses for `loop.alpha`.
+   * (Read alpha from the loop: see docs/performance.md, "The loop".)
+   */
+  interpolate?(loop: FixedLoop): void;
+  /** Once per frame, after `preRender`: draw. */
+  render?(loop: FixedLoop): void;
+  /** `loop.resetInterpolation()`: forget every previous pose (everything teleports). */
+  resetInterpolation?(): void;
+  /** The loop is being disposed or the adapter removed. */
+  detach?(): void;
+}
