@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rolldownPlugin } from './support/size-limit-rolldown.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Every package that is published. A missing one fails (it is part of the product). */
@@ -167,11 +168,13 @@ interface SizeLimitApi {
   processImport: (check: object, output: string) => Promise<void>;
 }
 
-/** size-limit and its small-lib preset (untyped modules, loaded by name). */
-async function loadSizeLimit(): Promise<{ api: SizeLimitApi; preset: unknown }> {
-  const names = ['size-limit', '@size-limit/preset-small-lib'];
-  const [api, preset] = await Promise.all(names.map((n) => import(n)));
-  return { api: api as SizeLimitApi, preset: (preset as { default: unknown }).default };
+/** size-limit (an untyped module, loaded by name) with `@size-limit/file` and the Rolldown step. */
+async function loadSizeLimit(): Promise<{ api: SizeLimitApi; plugins: unknown[] }> {
+  const [api, file] = await Promise.all([import('size-limit'), import('@size-limit/file')]);
+  return {
+    api: api as SizeLimitApi,
+    plugins: [(file as { default: unknown }).default, rolldownPlugin],
+  };
 }
 
 interface SizeCheck {
@@ -219,8 +222,7 @@ describe('size-limit budgets (.size-limit.json, min+gzip)', () => {
   it.each(checks.map((c) => [c.name, c] as const))(
     '%s is within its budget',
     async (_name, c) => {
-      // The size-limit CLI needs Node 22 (fs.glob); its API runs the same plugins on Node 20.
-      const { api, preset } = await loadSizeLimit();
+      const { api, plugins } = await loadSizeLimit();
       const check: Record<string, unknown> = {
         name: c.name,
         files: [join(root, c.path)],
@@ -232,7 +234,7 @@ describe('size-limit budgets (.size-limit.json, min+gzip)', () => {
         check.import = { [join(root, c.path)]: c.import };
         await api.processImport(check, join(work, c.name.replace(/[^a-z0-9]+/gi, '-')));
       }
-      const [result] = await api.default(preset, { cwd: root, checks: [check] });
+      const [result] = await api.default(plugins, { cwd: root, checks: [check] });
       const bytes = result.size;
       const budget = Number.parseFloat(c.limit) * (/kB$/.test(c.limit) ? 1000 : 1);
       console.log(`size-limit: ${c.name} ${(bytes / 1000).toFixed(2)} kB (budget ${c.limit})`);
