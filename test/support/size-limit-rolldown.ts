@@ -53,7 +53,9 @@ export const rolldownPlugin = [
         treeshake: true,
         write: true,
       });
-      check.bundles = result.output.map((chunk) => join(check.rolldownOutput ?? '', chunk.fileName));
+      check.bundles = result.output.map((chunk) =>
+        join(check.rolldownOutput ?? '', chunk.fileName),
+      );
     },
     async step61(_config: unknown, check: Check): Promise<void> {
       if (check.size === undefined) throw new Error('size-limit: @size-limit/file must run first');
