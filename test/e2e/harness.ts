@@ -14,6 +14,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { examples } from '../../examples/catalog.ts';
 import { type RunningServer, serveExamples } from '../../examples/serve.ts';
 import viteConfig from '../../examples/vite.config.ts';
+import { ensureBuilt, PACKAGES } from '../support/packages.ts';
 import { onceInRun, sharedRunDir } from '../support/run-once.ts';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -44,7 +45,13 @@ const allSlugs = (): string[] => examples.map((e) => e.slug);
 async function buildInto(outDir: string, slugs: readonly string[]): Promise<void> {
   const config = viteConfig as UserConfig;
   const input: Record<string, string> = { index: join(examplesDir, 'index.html') };
-  for (const slug of slugs) input[slug] = join(examplesDir, slug, 'index.html');
+  for (const slug of slugs) {
+    if (examples.find((e) => e.slug === slug)?.bundled !== false) {
+      input[slug] = join(examplesDir, slug, 'index.html');
+    }
+  }
+  // The import-map page loads the built packages.
+  for (const pkg of PACKAGES) ensureBuilt(pkg);
   await build({
     ...config,
     configFile: false,
