@@ -13,7 +13,6 @@ function card(example: (typeof examples)[number]): HTMLLIElement {
   image.alt = `${example.title}: a still of the page`;
   image.width = 480;
   image.height = 270;
-  image.loading = 'lazy';
   thumb.append(image);
   const title = document.createElement('a');
   title.href = `./${example.slug}/`;

@@ -15,7 +15,7 @@ import { run } from '../support/packages.ts';
 import {
   canvasPixels,
   canvasShot,
-  changedFraction,
+  compareImages,
   countAnimationFrames,
   launchChromium,
   openPage,
@@ -73,7 +73,7 @@ async function waitForMotion(page: Page, fraction: number): Promise<number> {
   let frames = await waitForAnimationFrames(page, 1);
   for (let attempt = 0; attempt < 40; attempt++) {
     frames = await waitForAnimationFrames(page, frames + 5);
-    const changed = await changedFraction(page, before, await canvasShot(page));
+    const { changed } = await compareImages(page, before, await canvasShot(page), 24);
     if (changed > fraction) return changed;
   }
   return 0;

@@ -245,13 +245,28 @@ export async function canvasShot(page: Page, selector = 'canvas'): Promise<Buffe
   return page.locator(selector).first().screenshot();
 }
 
+/** How two PNG images differ: see {@link compareImages}. */
+export interface ImageDifference {
+  /** Fraction of pixels with a channel more than the threshold apart (1 if the sizes differ). */
+  readonly changed: number;
+  /** Mean absolute channel difference, 0–255 (255 if the sizes differ). */
+  readonly meanError: number;
+  readonly sameSize: boolean;
+}
+
 /**
- * Fraction of pixels that differ between two same-sized PNG screenshots (any channel by more
- * than 24 of 255, so compression and dithering noise does not count), decoded in the page.
+ * Compares two PNG images pixel by pixel, decoded in the page: a pixel counts as changed when a
+ * colour channel differs by more than `threshold` (of 255), so compression and dithering noise
+ * does not count.
  */
-export function changedFraction(page: Page, before: Buffer, after: Buffer): Promise<number> {
+export function compareImages(
+  page: Page,
+  before: Buffer,
+  after: Buffer,
+  threshold: number,
+): Promise<ImageDifference> {
   return page.evaluate(
-    async ([a, b]) => {
+    async ([a, b, limit]) => {
       const decode = async (base64: string) => {
         const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
         const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
@@ -261,20 +276,24 @@ export function changedFraction(page: Page, before: Buffer, after: Buffer): Prom
         return context.getImageData(0, 0, bitmap.width, bitmap.height);
       };
       const [x, y] = await Promise.all([decode(a), decode(b)]);
-      if (x.width !== y.width || x.height !== y.height) return 1;
-      let changed = 0;
-      for (let i = 0; i < x.data.length; i += 4) {
-        if (
-          Math.abs(x.data[i] - y.data[i]) > 24 ||
-          Math.abs(x.data[i + 1] - y.data[i + 1]) > 24 ||
-          Math.abs(x.data[i + 2] - y.data[i + 2]) > 24
-        ) {
-          changed++;
-        }
+      if (x.width !== y.width || x.height !== y.height) {
+        return { changed: 1, meanError: 255, sameSize: false };
       }
-      return changed / (x.width * x.height);
+      let changed = 0;
+      let error = 0;
+      for (let i = 0; i < x.data.length; i += 4) {
+        let worst = 0;
+        for (let c = 0; c < 3; c++) {
+          const d = Math.abs(x.data[i + c] - y.data[i + c]);
+          error += d;
+          worst = Math.max(worst, d);
+        }
+        if (worst > limit) changed++;
+      }
+      const pixels = x.width * x.height;
+      return { changed: changed / pixels, meanError: error / (pixels * 3), sameSize: true };
     },
-    [before.toString('base64'), after.toString('base64')] as const,
+    [before.toString('base64'), after.toString('base64'), threshold] as const,
   );
 }
 

@@ -11,6 +11,7 @@
  * Chromium build; a changed scene, layout or colour is far beyond it.
  */
 import type { Page } from 'playwright-core';
+import { compareImages, type ImageDifference } from './harness.ts';
 
 /** Frames fed before the page freezes: 1.5 s of game time at 60 Hz. */
 export const THUMBNAIL_FRAMES = 90;
@@ -20,7 +21,7 @@ export const THUMBNAIL_SIZE = { width: 480, height: 270 } as const;
  * How far a fresh capture may be from the committed one: the fraction of pixels with a channel
  * more than 48/255 apart, and the mean absolute channel difference (0–255).
  */
-export const THUMBNAIL_TOLERANCE = { changed: 0.03, meanError: 4 } as const;
+export const THUMBNAIL_TOLERANCE = { channel: 48, changed: 0.03, meanError: 4 } as const;
 
 /**
  * The virtual clock, as page source (a string: a function would be serialised with whatever
@@ -125,40 +126,11 @@ export async function captureThumbnail(page: Page): Promise<Buffer> {
   return Buffer.from(png, 'base64');
 }
 
-/** How two thumbnails differ (decoded in the page): see {@link THUMBNAIL_TOLERANCE}. */
+/** How a fresh thumbnail differs from the committed one: see {@link THUMBNAIL_TOLERANCE}. */
 export function compareThumbnails(
   page: Page,
   committed: Buffer,
   fresh: Buffer,
-): Promise<{ changed: number; meanError: number; sameSize: boolean }> {
-  return page.evaluate(
-    async ([a, b]) => {
-      const decode = async (base64: string) => {
-        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-        const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-        const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
-        context.drawImage(bitmap, 0, 0);
-        return context.getImageData(0, 0, bitmap.width, bitmap.height);
-      };
-      const [x, y] = await Promise.all([decode(a), decode(b)]);
-      if (x.width !== y.width || x.height !== y.height) {
-        return { changed: 1, meanError: 255, sameSize: false };
-      }
-      let changed = 0;
-      let error = 0;
-      for (let i = 0; i < x.data.length; i += 4) {
-        let worst = 0;
-        for (let c = 0; c < 3; c++) {
-          const d = Math.abs(x.data[i + c] - y.data[i + c]);
-          error += d;
-          worst = Math.max(worst, d);
-        }
-        if (worst > 48) changed++;
-      }
-      const pixels = x.width * x.height;
-      return { changed: changed / pixels, meanError: error / (pixels * 3), sameSize: true };
-    },
-    [committed.toString('base64'), fresh.toString('base64')] as const,
-  );
+): Promise<ImageDifference> {
+  return compareImages(page, committed, fresh, THUMBNAIL_TOLERANCE.channel);
 }
