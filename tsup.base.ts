@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
 
 /**
@@ -16,4 +18,18 @@ export function packageBuild(entry: Record<string, string>, external: string[] =
     splitting: true,
     external: [/^@fixedtick\//, ...external],
   };
+}
+
+/**
+ * A package's entries, read from its folder (`configUrl` is its tsup config's `import.meta.url`):
+ * `index` from `src/index.ts` and one per `src/entries/*.ts`, named after the file. For the
+ * adapters that includes the core subpaths scripts/sync-subpaths.ts writes, so a new one is
+ * built without a change here.
+ */
+export function packageEntries(configUrl: string): Record<string, string> {
+  const entries: Record<string, string> = { index: 'src/index.ts' };
+  for (const file of readdirSync(fileURLToPath(new URL('src/entries/', configUrl))).sort()) {
+    if (file.endsWith('.ts')) entries[file.slice(0, -3)] = `src/entries/${file}`;
+  }
+  return entries;
 }

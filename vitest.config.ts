@@ -5,14 +5,17 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /**
  * One shared test config. Tests import `@fixedtick/*` and run against `src` through these
- * aliases, so no build step is needed before `vitest`.
+ * aliases, so no build step is needed before `vitest`: `@fixedtick/<pkg>` is
+ * `packages/<pkg>/src/index.ts` and `@fixedtick/<pkg>/<subpath>` is
+ * `packages/<pkg>/src/entries/<subpath>.ts`, for every package and subpath (the adapters' copies
+ * of core's subpaths included), with no list to keep up to date.
  */
 export const aliases = [
-  { find: /^@fixedtick\/core\/(.+)$/, replacement: src('./packages/core/src/entries/$1.ts') },
-  { find: /^@fixedtick\/core$/, replacement: src('./packages/core/src/index.ts') },
-  { find: /^@fixedtick\/three$/, replacement: src('./packages/three/src/index.ts') },
-  { find: /^@fixedtick\/babylon\/(.+)$/, replacement: src('./packages/babylon/src/entries/$1.ts') },
-  { find: /^@fixedtick\/babylon$/, replacement: src('./packages/babylon/src/index.ts') },
+  {
+    find: /^@fixedtick\/([a-z-]+)\/([a-z-]+)$/,
+    replacement: src('./packages/$1/src/entries/$2.ts'),
+  },
+  { find: /^@fixedtick\/([a-z-]+)$/, replacement: src('./packages/$1/src/index.ts') },
 ];
 
 export default defineConfig({

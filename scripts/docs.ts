@@ -7,13 +7,18 @@
  * - the API reference, generated from the doc comments of every public entry point: each
  *   package's `src/index.ts` and each subpath entry in `src/entries/*.ts`, named as users import
  *   them (`@fixedtick/core/debug`, …);
- * - the root README.md as the home page.
+ * - the root README.md as the home page;
+ * - the site's frame: the examples' favicon, the release in the title (`Fixedtick 0.1.0`, the
+ *   packages' version) and header links to the examples (served at `/` by `npm start`, which
+ *   serves this site at `/docs/`) and to the repository. An adapter's module page lists its own
+ *   symbols first and the re-exported core ones after them, under "References", each a link to
+ *   its core page (TypeDoc's reference reflections; `test/docs-site.test.ts` checks both).
  *
  * The build fails (exit code 1) when a public symbol has no doc comment, when a `{@link}` is
  * broken, or when a public symbol refers to a type that is not exported (TypeDoc validation, with
  * validation warnings treated as errors).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -27,6 +32,12 @@ import { undocumentedSymbols } from './lib/doc-check.ts';
 import { publicEntries } from './lib/entries.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** The release the site documents: the packages share one version (Changesets keeps them fixed). */
+const version = (
+  JSON.parse(readFileSync(join(root, 'packages/core/package.json'), 'utf8')) as { version: string }
+).version;
+/** The repository, as the packages' `repository` field names it. */
+const REPOSITORY = 'https://github.com/fixedtick/fixedtick';
 
 /**
  * Reading order of the guides, by file name under docs/ (without `.md`): getting started, the
@@ -56,11 +67,14 @@ function firstHeading(markdown: string): string | undefined {
   return m?.[1].replace(/`|\*\*/g, '');
 }
 
-async function main(): Promise<void> {
+/** Builds the site into `out` (default docs-site/); resolves to the process exit code. */
+export async function buildDocs(out = join(root, 'docs-site')): Promise<number> {
   const entries = publicEntries();
   const readme = join(root, 'README.md');
   const options: Partial<TypeDocOptions> = {
-    name: 'Fixedtick',
+    name: `Fixedtick ${version}`,
+    favicon: join(root, 'examples/public/favicon.svg'),
+    navigationLinks: { Examples: '/', Repository: REPOSITORY },
     entryPoints: entries.map((e) => e.file),
     entryPointStrategy: 'resolve',
     tsconfig: join(root, 'tsconfig.docs.json'),
@@ -68,7 +82,7 @@ async function main(): Promise<void> {
     skipErrorChecking: true,
     projectDocuments: [join(root, 'docs/**/*.md')],
     readme: existsSync(readme) ? readme : 'none',
-    out: join(root, 'docs-site'),
+    out,
     cleanOutputDir: true,
     excludePrivate: true,
     excludeInternal: true,
@@ -151,7 +165,7 @@ async function main(): Promise<void> {
   const project = await app.convert();
   if (project === undefined) {
     console.error('docs: TypeDoc could not convert the project');
-    process.exit(1);
+    return 1;
   }
   app.validate(project);
   const validationProblems = app.logger.errorCount + app.logger.warningCount;
@@ -169,8 +183,11 @@ async function main(): Promise<void> {
     console.error(
       `docs: FAILED — ${missing.length} public symbols without a doc comment, ${validationProblems} TypeDoc errors/validation warnings (see above)`,
     );
-    process.exitCode = 1;
+    return 1;
   }
+  return 0;
 }
 
-await main();
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await buildDocs();
+}

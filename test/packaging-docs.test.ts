@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { undocumentedSymbols } from '../scripts/lib/doc-check.ts';
 import { DOCUMENTED_PACKAGES, publicEntries } from '../scripts/lib/entries.ts';
 import { renderFigures } from '../scripts/lib/figures.ts';
+import { docSnippet } from './support/doc-snippets.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -125,6 +126,25 @@ describe('figures (docs/figures, embedded by the guides)', () => {
   });
 });
 
+/** Type errors of in-memory `files` (path → source) compiled with the repository's tsconfig. */
+function typeErrors(files: Map<string, string>): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  ) as ts.ParsedCommandLine;
+  const host = ts.createCompilerHost(config.options);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (f) => files.get(f) ?? readFile(f);
+  host.fileExists = (f) => files.has(f) || fileExists(f);
+  const program = ts.createProgram([...files.keys()], { ...config.options, noEmit: true }, host);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file !== undefined && files.has(d.file.fileName))
+    .map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
 describe('README quick starts', () => {
   /** What each quick start assumes the reader already has. */
   const preludes: Record<(typeof DOCUMENTED_PACKAGES)[number], string> = {
@@ -149,11 +169,6 @@ describe('README quick starts', () => {
   };
 
   it('type-check against the real packages', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(
-      join(root, 'tsconfig.json'),
-      {},
-      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-    ) as ts.ParsedCommandLine;
     const files = new Map<string, string>();
     for (const pkg of DOCUMENTED_PACKAGES) {
       const readme = readFileSync(join(root, 'packages', pkg, 'README.md'), 'utf8');
@@ -163,16 +178,18 @@ describe('README quick starts', () => {
         `${preludes[pkg]}${code}\nexport {};\n`,
       );
     }
-    const host = ts.createCompilerHost(config.options);
-    const readFile = host.readFile.bind(host);
-    const fileExists = host.fileExists.bind(host);
-    host.readFile = (f) => files.get(f) ?? readFile(f);
-    host.fileExists = (f) => files.has(f) || fileExists(f);
-    const program = ts.createProgram([...files.keys()], { ...config.options, noEmit: true }, host);
-    const errors = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file !== undefined && files.has(d.file.fileName))
-      .map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-    expect(errors).toEqual([]);
+    expect(typeErrors(files)).toEqual([]);
+  }, 120_000);
+});
+
+describe('getting-started pages (docs/three.md, docs/babylon.md)', () => {
+  it('type-check as they are, against the real packages and three/Babylon types', () => {
+    const files = new Map<string, string>();
+    for (const doc of ['three', 'babylon']) {
+      // Vite's client types give the `?url` import its type, as in a Vite app.
+      const code = `/// <reference types="vite/client" />\n${docSnippet(`${doc}.md`, 'main.ts')}`;
+      files.set(join(root, 'test', `.getting-started-${doc}.ts`), `${code}\nexport {};\n`);
+    }
+    expect(typeErrors(files)).toEqual([]);
   }, 120_000);
 });

@@ -4,18 +4,18 @@
  * subpath), the size-limit budgets of .size-limit.json (min+gzip, peers and @fixedtick/core
  * excluded for the adapters), and the metadata a registry page needs.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, PACKAGES } from './support/packages.ts';
+import { rolldownPlugin } from './support/size-limit-rolldown.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** Every package that is published. A missing one fails (it is part of the product). */
-const PACKAGES = ['core', 'three', 'babylon'] as const;
 const REPO = 'https://github.com/fixedtick/fixedtick';
 
 interface Manifest {
@@ -39,26 +39,6 @@ interface Manifest {
 const dir = (pkg: string) => join(root, 'packages', pkg);
 const manifest = (pkg: string): Manifest =>
   JSON.parse(readFileSync(join(dir(pkg), 'package.json'), 'utf8')) as Manifest;
-
-function newestMtime(path: string): number {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let newest = 0;
-  for (const f of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, f)));
-  return newest;
-}
-
-/** Builds a package when its dist is missing or older than its sources or build config. */
-function ensureBuilt(pkg: string): void {
-  const marker = join(dir(pkg), 'dist', 'index.js');
-  const sources = Math.max(
-    newestMtime(join(dir(pkg), 'src')),
-    statSync(join(dir(pkg), 'package.json')).mtimeMs,
-    statSync(join(dir(pkg), 'tsup.config.ts')).mtimeMs,
-  );
-  if (existsSync(marker) && statSync(marker).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build', '-w', `packages/${pkg}`], { cwd: root, stdio: 'pipe' });
-}
 
 beforeAll(() => {
   // Core first: the adapters' type declarations are built against it.
@@ -167,11 +147,14 @@ interface SizeLimitApi {
   processImport: (check: object, output: string) => Promise<void>;
 }
 
-/** size-limit and its small-lib preset (untyped modules, loaded by name). */
-async function loadSizeLimit(): Promise<{ api: SizeLimitApi; preset: unknown }> {
-  const names = ['size-limit', '@size-limit/preset-small-lib'];
-  const [api, preset] = await Promise.all(names.map((n) => import(n)));
-  return { api: api as SizeLimitApi, preset: (preset as { default: unknown }).default };
+/** size-limit (an untyped module, loaded by name) with `@size-limit/file` and the Rolldown step. */
+async function loadSizeLimit(): Promise<{ api: SizeLimitApi; plugins: unknown[] }> {
+  const names = ['size-limit', '@size-limit/file'];
+  const [api, file] = await Promise.all(names.map((n) => import(n)));
+  return {
+    api: api as SizeLimitApi,
+    plugins: [(file as { default: unknown }).default, rolldownPlugin],
+  };
 }
 
 interface SizeCheck {
@@ -220,8 +203,7 @@ describe('size-limit budgets (.size-limit.json, min+gzip)', () => {
   it.each(checks.map((c) => [c.name, c] as const))(
     '%s is within its budget',
     async (_name, c) => {
-      // The size-limit CLI needs Node 22 (fs.glob); its API runs the same plugins on Node 20.
-      const { api, preset } = await loadSizeLimit();
+      const { api, plugins } = await loadSizeLimit();
       const check: Record<string, unknown> = {
         name: c.name,
         files: [join(root, c.path)],
@@ -233,7 +215,7 @@ describe('size-limit budgets (.size-limit.json, min+gzip)', () => {
         check.import = { [join(root, c.path)]: c.import };
         await api.processImport(check, join(work, c.name.replace(/[^a-z0-9]+/gi, '-')));
       }
-      const [result] = await api.default(preset, { cwd: root, checks: [check] });
+      const [result] = await api.default(plugins, { cwd: root, checks: [check] });
       const bytes = result.size;
       const budget = Number.parseFloat(c.limit) * (/kB$/.test(c.limit) ? 1000 : 1);
       console.log(`size-limit: ${c.name} ${(bytes / 1000).toFixed(2)} kB (budget ${c.limit})`);

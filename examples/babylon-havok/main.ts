@@ -26,7 +26,8 @@ import {
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate.js';
 import '@babylonjs/core/Physics/v2/physicsEngineComponent.js';
 import { Scene } from '@babylonjs/core/scene.js';
-import { createTimingGraph } from '@fixedtick/core/debug';
+import { createTimingGraph } from '@fixedtick/babylon/debug';
+import { keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -271,3 +272,5 @@ engine.runRenderLoop(() => {
   statsLine.textContent = `frames ${state.frames} · ticks ${loop.tick} · physics ${loop.tickRate} Hz · ${state.tracked} bodies tracked · ${state.moved} moved · shots ${state.shots} · frame ${state.frameMs.toFixed(1)} ms (render ${state.renderMs.toFixed(1)} ms)`;
   state.ready = true;
 });
+
+keysAfterControls();

@@ -8,8 +8,10 @@
  * Every browser frame feeds `loop.frame(timestampMs)` a timestamp from a {@link SimulatedDisplay}.
  * What the end-to-end test checks is published on `window.__fixedtick`.
  */
-import { Enum, RunService as RobloxRunService } from '@fixedtick/core/roblox';
+
 import { presets, ThreeFixedLoop } from '@fixedtick/three';
+import { createTimingGraph } from '@fixedtick/three/debug';
+import { Enum, RunService as RobloxRunService } from '@fixedtick/three/roblox';
 import {
   BoxGeometry,
   Color,
@@ -23,6 +25,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
+import { keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -61,6 +64,8 @@ scene.add(crate);
 // ---- the loop and RunService ------------------------------------------------------------------
 
 const loop = new ThreeFixedLoop({ ...presets.roblox, renderer, scene, camera });
+// Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
+createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
 const RunService = new RobloxRunService(loop);
 const display = new SimulatedDisplay('real');
 loop.track(crate); // interpolated between the 60 Hz steps
@@ -255,3 +260,5 @@ function browserFrame(realMs: number): void {
   state.ready = true;
 }
 requestAnimationFrame(browserFrame);
+
+keysAfterControls();

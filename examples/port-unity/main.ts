@@ -8,8 +8,9 @@
  * What the end-to-end test checks is published on `window.__fixedtick`.
  */
 
-import { MonoBehaviour, RigidbodyInterpolation, UnityTime } from '@fixedtick/core/unity';
 import { presets, ThreeFixedLoop } from '@fixedtick/three';
+import { createTimingGraph } from '@fixedtick/three/debug';
+import { MonoBehaviour, RigidbodyInterpolation, UnityTime } from '@fixedtick/three/unity';
 import {
   BoxGeometry,
   Color,
@@ -24,6 +25,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
+import { keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -68,6 +70,8 @@ scene.add(pickup);
 // ---- the loop and Unity's Time ----------------------------------------------------------------
 
 const loop = new ThreeFixedLoop({ ...presets.unity, renderer, scene, camera });
+// Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
+createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
 const Time = new UnityTime(loop);
 const display = new SimulatedDisplay('real');
 
@@ -278,3 +282,5 @@ function browserFrame(realMs: number): void {
   state.ready = true;
 }
 requestAnimationFrame(browserFrame);
+
+keysAfterControls();

@@ -6,6 +6,7 @@
  * fixed step; the adapter adopts it as the new simulation pose in the same frame.
  */
 import { type InterpolationMode, ThreeFixedLoop } from '@fixedtick/three';
+import { createTimingGraph } from '@fixedtick/three/debug';
 import {
   BoxGeometry,
   Color,
@@ -21,6 +22,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
+import { keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -99,6 +101,8 @@ const bodies = LANE_X.map((laneX, i) => {
 // ---- the loop ---------------------------------------------------------------------------------
 
 const loop = new ThreeFixedLoop({ tickRate: 10 });
+// Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
+createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
 for (const body of bodies) loop.track(body.mesh, { interpolation: body.mode });
 const display = new SimulatedDisplay('real');
 const spin = new Quaternion();
@@ -300,3 +304,5 @@ function browserFrame(realMs: number): void {
   state.ready = true;
 }
 requestAnimationFrame(browserFrame);
+
+keysAfterControls();

@@ -13,8 +13,8 @@
  * Measurements are published on `window.__fixedtick` for the end-to-end test.
  */
 
-import { createTimingGraph } from '@fixedtick/core/debug';
 import { InputLatch, ThreeFixedLoop } from '@fixedtick/three';
+import { createTimingGraph } from '@fixedtick/three/debug';
 import {
   BoxGeometry,
   Color,
@@ -24,6 +24,7 @@ import {
   Scene,
   WebGLRenderer,
 } from 'three';
+import { keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -343,3 +344,5 @@ function browserFrame(realMs: number): void {
   state.ready = true;
 }
 requestAnimationFrame(browserFrame);
+
+keysAfterControls();

@@ -1,6 +1,4 @@
 import { defineConfig } from 'tsup';
-import { packageBuild } from '../../tsup.base.ts';
+import { packageBuild, packageEntries } from '../../tsup.base.ts';
 
-export default defineConfig(
-  packageBuild({ index: 'src/index.ts', havok: 'src/entries/havok.ts' }, [/^@babylonjs\//]),
-);
+export default defineConfig(packageBuild(packageEntries(import.meta.url), [/^@babylonjs\//]));

@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
-import { packageBuild } from '../../tsup.base.ts';
+import { packageBuild, packageEntries } from '../../tsup.base.ts';
 
-export default defineConfig(packageBuild({ index: 'src/index.ts' }, ['three']));
+export default defineConfig(packageBuild(packageEntries(import.meta.url), ['three']));

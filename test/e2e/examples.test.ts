@@ -35,10 +35,12 @@ describe('examples index', () => {
   it('lists every example, serves a favicon and links the docs, with no console error', async () => {
     const { page, errors } = await openPage(browser, site.url);
     await page.waitForFunction(
-      (n) => document.querySelectorAll('#examples a').length === n,
+      (n) => document.querySelectorAll('#examples a.title').length === n,
       examples.length,
     );
-    const links = await page.$$eval('#examples a', (as) => as.map((a) => a.getAttribute('href')));
+    const links = await page.$$eval('#examples a.title', (as) =>
+      as.map((a) => a.getAttribute('href')),
+    );
     expect(links).toEqual(examples.map((e) => `./${e.slug}/`));
     const favicon = await page.request.get(new URL('favicon.svg', site.url).href);
     expect(favicon.status()).toBe(200);

@@ -4,17 +4,18 @@
  *
  * Every check waits for a condition (`page.waitForFunction`), never for a fixed time.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, watch, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type UserConfig } from 'vite';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { examples } from '../../examples/catalog.ts';
 import { type RunningServer, serveExamples } from '../../examples/serve.ts';
 import viteConfig from '../../examples/vite.config.ts';
+import { ensureBuilt, PACKAGES } from '../support/packages.ts';
+import { onceInRun, sharedRunDir } from '../support/run-once.ts';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -37,11 +38,20 @@ export interface ExamplesSite {
   close(): Promise<void>;
 }
 
+/** Every page of examples/catalog.ts. */
+const allSlugs = (): string[] => examples.map((e) => e.slug);
+
 /** Builds the index and the pages `slugs` into `outDir`. */
 async function buildInto(outDir: string, slugs: readonly string[]): Promise<void> {
   const config = viteConfig as UserConfig;
   const input: Record<string, string> = { index: join(examplesDir, 'index.html') };
-  for (const slug of slugs) input[slug] = join(examplesDir, slug, 'index.html');
+  for (const slug of slugs) {
+    if (examples.find((e) => e.slug === slug)?.bundled !== false) {
+      input[slug] = join(examplesDir, slug, 'index.html');
+    }
+  }
+  // The import-map page loads the built packages.
+  for (const pkg of PACKAGES) ensureBuilt(pkg);
   await build({
     ...config,
     configFile: false,
@@ -51,61 +61,6 @@ async function buildInto(outDir: string, slugs: readonly string[]): Promise<void
   });
 }
 
-/** Resolves once one of `markers` exists in `dir` (watching the folder for it). */
-async function markerWritten(dir: string, markers: readonly string[]): Promise<void> {
-  const stop = new AbortController();
-  const events = watch(dir, { signal: stop.signal })[Symbol.asyncIterator]();
-  // The first next() starts the watcher; the markers are checked only after that, so one
-  // written in between is not missed.
-  let next = events.next();
-  try {
-    while (!markers.some((m) => existsSync(m))) {
-      if ((await next).done) return;
-      next = events.next();
-    }
-  } catch (error) {
-    if ((error as Error).name !== 'AbortError') throw error;
-  } finally {
-    next.catch(() => {}); // the pending read ends with an AbortError: expected
-    stop.abort();
-  }
-}
-
-/**
- * The run-wide build (test/e2e/global-setup.ts provides the folder): the first caller takes a
- * lock (an atomic `mkdir`) and builds every example; the others wait for its `done` marker.
- */
-async function sharedBuild(dir: string): Promise<string> {
-  const out = join(dir, 'dist');
-  const done = join(dir, 'done');
-  const failed = join(dir, 'failed');
-  for (;;) {
-    if (existsSync(done)) return out;
-    if (existsSync(failed)) {
-      throw new Error(`the shared examples build failed: ${await readFile(failed, 'utf8')}`);
-    }
-    try {
-      await mkdir(join(dir, 'lock'));
-    } catch {
-      // Another file is building: wait until it writes its marker (a file-system event, not a
-      // timer), then look again.
-      await markerWritten(dir, [done, failed]);
-      continue;
-    }
-    try {
-      await buildInto(
-        out,
-        examples.map((e) => e.slug),
-      );
-      await writeFile(done, '');
-      return out;
-    } catch (error) {
-      await writeFile(failed, String(error));
-      throw error;
-    }
-  }
-}
-
 /**
  * Builds the examples and serves them on a free localhost port. Under the e2e global setup every
  * example is built once per test run and shared by all e2e files; otherwise the index and the
@@ -113,15 +68,14 @@ async function sharedBuild(dir: string): Promise<string> {
  * folder of this file's own.
  */
 export async function startExamples(only?: readonly string[]): Promise<ExamplesSite> {
-  const shared = inject('e2eBuildDir');
   let root: string;
   let ownDir: string | undefined;
-  if (shared) {
-    root = await sharedBuild(shared);
+  if (sharedRunDir() !== undefined) {
+    root = await onceInRun('examples', (out) => buildInto(out, allSlugs()));
   } else {
     ownDir = await mkdtemp(join(tmpdir(), 'fixedtick-examples-'));
     root = ownDir;
-    await buildInto(root, only ?? examples.map((e) => e.slug));
+    await buildInto(root, only ?? allSlugs());
   }
   let server: RunningServer;
   try {
@@ -153,9 +107,25 @@ export interface OpenedPage {
   readonly errors: string[];
 }
 
-/** Opens `url` in a new 1280×720 page that records console errors and page errors. */
-export async function openPage(browser: Browser, url: string): Promise<OpenedPage> {
-  const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+/** Options of {@link openPage}. */
+export interface OpenPageOptions {
+  /** @defaultValue 960×540 */
+  viewport?: { width: number; height: number };
+  /** Runs on the new page before it loads `url` (init scripts, listeners). */
+  beforeLoad?: (page: Page) => Promise<void>;
+}
+
+/**
+ * Opens `url` in a new page (960×540 unless told otherwise) that records console errors, page
+ * errors and failed requests.
+ */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  options: OpenPageOptions = {},
+): Promise<OpenedPage> {
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 960, height: 540 } });
+  await options.beforeLoad?.(page);
   // Software WebGL on a loaded machine is slow; every wait is a condition, so a long limit costs
   // nothing when things are fast.
   page.setDefaultTimeout(60_000);
@@ -268,4 +238,88 @@ export function useExample(
     await session.site?.close();
   });
   return session;
+}
+
+/** A PNG screenshot of the first `selector` element, as the compositor shows it. */
+export async function canvasShot(page: Page, selector = 'canvas'): Promise<Buffer> {
+  return page.locator(selector).first().screenshot();
+}
+
+/** How two PNG images differ: see {@link compareImages}. */
+export interface ImageDifference {
+  /** Fraction of pixels with a channel more than the threshold apart (1 if the sizes differ). */
+  readonly changed: number;
+  /** Mean absolute channel difference, 0–255 (255 if the sizes differ). */
+  readonly meanError: number;
+  readonly sameSize: boolean;
+}
+
+/**
+ * Compares two PNG images pixel by pixel, decoded in the page: a pixel counts as changed when a
+ * colour channel differs by more than `threshold` (of 255), so compression and dithering noise
+ * does not count.
+ */
+export function compareImages(
+  page: Page,
+  before: Buffer,
+  after: Buffer,
+  threshold: number,
+): Promise<ImageDifference> {
+  return page.evaluate(
+    async ([a, b, limit]) => {
+      const decode = async (base64: string) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+        context.drawImage(bitmap, 0, 0);
+        return context.getImageData(0, 0, bitmap.width, bitmap.height);
+      };
+      const [x, y] = await Promise.all([decode(a), decode(b)]);
+      if (x.width !== y.width || x.height !== y.height) {
+        return { changed: 1, meanError: 255, sameSize: false };
+      }
+      let changed = 0;
+      let error = 0;
+      for (let i = 0; i < x.data.length; i += 4) {
+        let worst = 0;
+        for (let c = 0; c < 3; c++) {
+          const d = Math.abs(x.data[i + c] - y.data[i + c]);
+          error += d;
+          worst = Math.max(worst, d);
+        }
+        if (worst > limit) changed++;
+      }
+      const pixels = x.width * x.height;
+      return { changed: changed / pixels, meanError: error / (pixels * 3), sameSize: true };
+    },
+    [before.toString('base64'), after.toString('base64'), threshold] as const,
+  );
+}
+
+/**
+ * Counts the page's animation frames in `window.__rafFrames`, for pages that publish nothing
+ * themselves (a snippet pasted from the docs): wraps `requestAnimationFrame` before any script
+ * of the page runs. Call before `page.goto`.
+ */
+export async function countAnimationFrames(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __rafFrames: number };
+    w.__rafFrames = 0;
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) =>
+      raf((time) => {
+        w.__rafFrames++;
+        callback(time);
+      });
+  });
+}
+
+/** Waits until the page has run `frames` animation frames (see {@link countAnimationFrames}). */
+export async function waitForAnimationFrames(page: Page, frames: number): Promise<number> {
+  const handle = await page.waitForFunction((n) => {
+    const count = (window as unknown as { __rafFrames?: number }).__rafFrames ?? 0;
+    return count >= n ? count : false;
+  }, frames);
+  return (await handle.jsonValue()) as number;
 }
