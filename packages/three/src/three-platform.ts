@@ -4,8 +4,10 @@
  * this file only says where three keeps things.
  *
  * Rotation is the one three-specific subtlety: an `Object3D` keeps `rotation` (Euler angles) in
- * sync with `quaternion`. A tracked object's angles are worked out only when read
- * (lazy-euler.ts), and the simulation pose goes back with the very angles the step left.
+ * sync with `quaternion`. A written render rotation gets the Euler angles three would derive
+ * (rotation-sync.ts, without three's change callback and its matrix rebuild); the simulation
+ * pose is written back with the very Euler angles the step left, captured with it, so code that
+ * integrates `rotation.y += w * dt` stays exact past ±90°.
  */
 import {
   type ComponentMask,
@@ -15,11 +17,14 @@ import {
   type TrackingPlatform,
 } from '@fixedtick/core/tracking';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
-import { LazyEuler } from './lazy-euler.ts';
+import { restoreRotation, setRotation } from './rotation-sync.ts';
 
 /** The three.js {@link TrackingPlatform}; one per loop (it keeps per-slot data). */
 export class ThreePlatform implements TrackingPlatform<Object3D> {
-  readonly #euler = new LazyEuler();
+  /** By slot × 3: the Euler angles `x y z` captured with the simulation pose. */
+  #euler = new Float64Array(64 * 3);
+  /** By slot: the Euler order `#euler` was taken in. */
+  readonly #orders: string[] = [];
   readonly #matrix = new Matrix4();
   readonly #position = new Vector3();
   readonly #quaternion = new Quaternion();
@@ -67,8 +72,8 @@ export class ThreePlatform implements TrackingPlatform<Object3D> {
   }
 
   /**
-   * The quaternion's fields, without three's change callback: the Euler angles follow when read,
-   * and the simulation rotation goes back with the angles captured with it.
+   * The simulation rotation goes back with the Euler angles captured with it; any other with the
+   * angles three would derive for it.
    */
   writeRotation(
     object: Object3D,
@@ -77,8 +82,11 @@ export class ThreePlatform implements TrackingPlatform<Object3D> {
     at: number,
     simulation: boolean,
   ): void {
-    if (simulation) this.#euler.restore(object, slot, rows, at);
-    else this.#euler.setQuaternion(object, slot, rows, at);
+    if (simulation && object.rotation.order === this.#orders[slot]) {
+      restoreRotation(object.quaternion, object.rotation, rows, at + 3, this.#euler, slot * 3);
+    } else {
+      setRotation(object.quaternion, object.rotation, rows, at + 3);
+    }
   }
 
   writeScale(object: Object3D, _slot: number, rows: Float64Array, at: number): void {
@@ -96,15 +104,19 @@ export class ThreePlatform implements TrackingPlatform<Object3D> {
     return object.children.length > 0;
   }
 
-  /** Keeps the Euler angles the object holds with its simulation pose (lazy from now on). */
+  /** Keeps the Euler angles (and order) the node holds with its simulation pose. */
   captured(object: Object3D, slot: number): void {
-    this.#euler.attach(object, slot);
-    this.#euler.capture(object, slot);
-  }
-
-  /** Plain Euler fields again for an object the tracker lets go. */
-  released(object: Object3D, slot: number, index: number): void {
-    if (index < 0) this.#euler.detach(object, slot);
+    const k = slot * 3;
+    if (k + 3 > this.#euler.length) {
+      const next = new Float64Array(Math.max(this.#euler.length * 2, k + 3));
+      next.set(this.#euler);
+      this.#euler = next;
+    }
+    const e = object.rotation;
+    this.#euler[k] = e.x;
+    this.#euler[k + 1] = e.y;
+    this.#euler[k + 2] = e.z;
+    this.#orders[slot] = e.order;
   }
 
   instanceMatrices(mesh: Object3D): Float32Array | null {

@@ -67,12 +67,6 @@ export interface TrackingPlatform<Node extends object> {
   captured?(node: Node, slot: number): void;
 
   /**
-   * The tracker no longer tracks `node` in `slot` (instance `index`, -1 for the node itself):
-   * undo anything done to it for tracking.
-   */
-  released?(node: Node, slot: number, index: number): void;
-
-  /**
    * True if `node` is simulated in another space than the one it stores (a physics body under a
    * parent: the engine simulates it in world space). Such a node is interpolated in that space
    * and converted with {@link TrackingPlatform.toSimulation} / {@link TrackingPlatform.toLocal}.

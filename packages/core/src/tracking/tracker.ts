@@ -1006,8 +1006,6 @@ export class Tracker<Node extends object> implements LoopAdapter {
   }
 
   #remove(slot: number): void {
-    const node = this.#slots.nodes[slot];
-    if (node !== undefined) this.#platform.released?.(node, slot, this.#slots.index[slot]);
     this.#poses.remove(slot);
     this.#slots.release(slot);
     this.#entryOf[slot] = undefined;
