@@ -156,11 +156,12 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     _slot: number,
     rows: Float64Array,
     at: number,
-    _mask: ComponentMask,
+    mask: ComponentMask,
     index: number,
   ): void {
     const body = node.physicsBody;
-    if (!body || body.isDisposed === true) return;
+    // Havok does not simulate scale: a scale write stays the node's own
+    if (!body || body.isDisposed === true || (mask & (POSITION | ROTATION)) === 0) return;
     if (index >= 0) {
       if (this.tracker !== undefined) pushThinInstances(this.#stepper, this.tracker, node, body);
       return;

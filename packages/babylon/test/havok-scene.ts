@@ -26,13 +26,14 @@ export function havokModule(): Promise<HavokModule> {
   return havok;
 }
 
-/** A NullEngine scene with Havok physics (gravity −9.81 y) and no camera. */
+/** A NullEngine scene with Havok physics (gravity −9.81 y unless given) and no camera. */
 export async function havokScene(
   engineOptions: Partial<NonNullable<ConstructorParameters<typeof NullEngine>[0]>> = {},
+  gravity = { x: 0, y: -9.81, z: 0 },
 ): Promise<Scene> {
   const engine = new NullEngine(engineOptions as ConstructorParameters<typeof NullEngine>[0]);
   const scene = new Scene(engine);
-  await enableHavok(scene, { havok: await havokModule() });
+  await enableHavok(scene, { havok: await havokModule(), gravity });
   return scene;
 }
 
