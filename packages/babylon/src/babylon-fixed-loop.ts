@@ -27,6 +27,7 @@ import {
   type FixedLoopOptions,
   type InterpolationMode,
   optionError,
+  resolveOptions,
 } from '@fixedtick/core';
 import {
   type QuaternionLike,
@@ -108,6 +109,8 @@ function prepare(
   // not an object: the core's options check words the error
   if (options === null || typeof options !== 'object')
     return { loop: options, settings: {} as Settings };
+  // an unknown key is named against the loop's options and these (with a "did you mean")
+  resolveOptions(options, ['autoTrack', 'defaultInterpolation', 'render']);
   const { autoTrack, defaultInterpolation, render, ...loop } = options;
   return {
     loop,

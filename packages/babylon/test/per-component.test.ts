@@ -74,3 +74,13 @@ describe('per-component teleports (Babylon.js + Havok)', () => {
     expect(moved.position[1]).toBeGreaterThan(29); // and stayed where it was put
   });
 });
+
+describe('BabylonFixedLoop options', () => {
+  it('an unknown option is named with a "did you mean" among the loop’s and the adapter’s own', async () => {
+    const scene = await havokScene();
+    expect(() => new BabylonFixedLoop(scene, { autotrack: false } as never)).toThrowError(
+      /unknown option "autotrack" — did you mean "autoTrack"\?.*known: .*maxDeltaTime.*autoTrack, defaultInterpolation, render/,
+    );
+    scene.getEngine().dispose();
+  });
+});

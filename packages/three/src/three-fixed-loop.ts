@@ -4,6 +4,7 @@ import {
   type FixedLoopOptions,
   type InterpolationMode,
   optionError,
+  resolveOptions,
 } from '@fixedtick/core';
 import {
   type InstanceTrackOptions,
@@ -16,6 +17,9 @@ import {
 import type { Camera, InstancedMesh, Object3D } from 'three';
 import { animationLoopDriver, type ThreeRenderer } from './animation-loop-driver.ts';
 import { ThreePlatform } from './three-platform.ts';
+
+/** The options {@link ThreeFixedLoop} adds to the loop's. */
+const THREE_OPTION_NAMES = ['renderer', 'scene', 'camera', 'defaultInterpolation'] as const;
 
 /** Options of {@link ThreeFixedLoop}: the three.js parts, plus every {@link FixedLoopOptions}. */
 export interface ThreeFixedLoopOptions extends FixedLoopOptions {
@@ -73,6 +77,8 @@ export class ThreeFixedLoop extends FixedLoop {
       defaultInterpolation = 'interpolate',
       ...loopOptions
     } = isObject ? options : ({} as ThreeFixedLoopOptions);
+    // an unknown key is named against the loop's options and these (with a "did you mean")
+    if (isObject) resolveOptions(options, THREE_OPTION_NAMES);
     // FixedLoop rejects unknown keys: hand it only its own (or the bad value, to name it)
     super(isObject ? loopOptions : options);
     if (renderer !== undefined) {

@@ -100,3 +100,14 @@ describe('per-component teleports (three.js)', () => {
     expect(child.position.x).not.toBe(sim.position[0]);
   });
 });
+
+describe('ThreeFixedLoop options', () => {
+  it('an unknown option is named with a "did you mean" among the loop’s and the adapter’s own', () => {
+    expect(() => new ThreeFixedLoop({ rendrer: {} } as never)).toThrowError(
+      /unknown option "rendrer" — did you mean "renderer"\?.*known: .*tickRate.*renderer, scene, camera, defaultInterpolation/,
+    );
+    expect(() => new ThreeFixedLoop({ tickrate: 30 } as never)).toThrowError(
+      /did you mean "tickRate"/,
+    );
+  });
+});
