@@ -17,11 +17,11 @@ export {
 export { composeMatrix, MATRIX_STRIDE } from '../tracking/instance-matrix.ts';
 export type { TrackingPlatform } from '../tracking/platform.ts';
 export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
-export {
-  type InstanceTrackOptions,
-  type QuaternionLike,
-  Tracker,
-  type TrackerOptions,
-  type TrackOptions,
-  type Vector3Like,
-} from '../tracking/tracker.ts';
+export type {
+  InstanceTrackOptions,
+  QuaternionLike,
+  TrackerOptions,
+  TrackOptions,
+  Vector3Like,
+} from '../tracking/track-options.ts';
+export { Tracker } from '../tracking/tracker.ts';

@@ -1,0 +1,116 @@
+/**
+ * The tracker's per-slot steps for an instance of an instanced mesh: its pose lives in the
+ * packed rows and its matrix in the engine's buffer, composed straight from the rows once per
+ * frame. Functions over the shared {@link TrackerState}.
+ * @internal
+ */
+import { optionError } from '../options.ts';
+import { ALL_COMPONENTS, differingComponents } from './components.ts';
+import {
+  changedInstanceComponents,
+  composeMatrix,
+  copyMatrix,
+  sameMatrix,
+} from './instance-matrix.ts';
+import { adoptRow, settleOrMove } from './node-slots.ts';
+import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
+
+export function matricesOf<Node extends object>(st: TrackerState<Node>, mesh: Node): Float32Array {
+  const matrices = st.platform.instanceMatrices?.(mesh);
+  if (!matrices) throw optionError('mesh', mesh, 'an instanced mesh with instance matrices');
+  return matrices;
+}
+
+export function decompose<Node extends object>(
+  st: TrackerState<Node>,
+  matrices: Float32Array,
+  offset: number,
+  rows: Float64Array,
+  at: number,
+): void {
+  const decompose = st.platform.decompose;
+  if (decompose === undefined)
+    throw new Error('fixedtick: this platform cannot decompose instance matrices');
+  decompose.call(st.platform, matrices, offset, rows, at);
+}
+
+export function captureInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const { nodes, index, heldMatrix, simMatrix } = st.slots;
+  const matrices = st.platform.instanceMatrices?.(nodes[slot] as Node);
+  if (!matrices) return;
+  const o = index[slot] * M;
+  const h = slot * M;
+  const s = st.scratch;
+  let moved = false;
+  if (!sameMatrix(matrices, o, heldMatrix, h)) {
+    decompose(st, matrices, o, s, 0);
+    copyMatrix(heldMatrix, h, matrices, o);
+    copyMatrix(simMatrix, h, matrices, o);
+    moved = differingComponents(s, 0, st.poses.current, slot * S) !== 0;
+  }
+  settleOrMove(st, slot, moved, s, 0);
+}
+
+export function checkInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const { nodes, index, heldMatrix, simMatrix } = st.slots;
+  const mesh = nodes[slot] as Node;
+  const matrices = st.platform.instanceMatrices?.(mesh);
+  if (!matrices) return;
+  const o = index[slot] * M;
+  const h = slot * M;
+  if (sameMatrix(matrices, o, heldMatrix, h)) return;
+  const s = st.scratch;
+  decompose(st, matrices, o, s, 0);
+  decompose(st, heldMatrix, h, s, S);
+  const mask = changedInstanceComponents(matrices, o, heldMatrix, h, s, 0, s, S);
+  copyMatrix(heldMatrix, h, matrices, o);
+  if (mask === 0) return;
+  adoptRow(st, slot, s, mask);
+  if (mask === ALL_COMPONENTS) copyMatrix(simMatrix, h, matrices, o);
+  else composeMatrix(simMatrix, h, st.poses.current, slot * S);
+  st.platform.adopted?.(mesh, slot, st.poses.current, slot * S, mask, index[slot]);
+}
+
+export function restoreInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const { nodes, index, heldMatrix, simMatrix } = st.slots;
+  const h = slot * M;
+  if (sameMatrix(heldMatrix, h, simMatrix, h)) return;
+  const matrices = matricesOf(st, nodes[slot] as Node);
+  copyMatrix(matrices, index[slot] * M, simMatrix, h);
+  copyMatrix(heldMatrix, h, simMatrix, h);
+  (st.entryOf[slot] as MeshEntry<Node>).written = true;
+}
+
+export function interpolateInstance<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  check: boolean,
+): void {
+  if (check) checkInstance(st, slot);
+  st.poses.interpolateSlotAt(slot);
+  showInstanceRow(st, slot, st.poses.output);
+}
+
+export function showInstanceRow<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  rows: Float64Array,
+): void {
+  const { nodes, index, heldMatrix } = st.slots;
+  const matrices = st.platform.instanceMatrices?.(nodes[slot] as Node);
+  if (!matrices) return;
+  const o = index[slot] * M;
+  composeMatrix(matrices, o, rows, slot * S);
+  copyMatrix(heldMatrix, slot * M, matrices, o);
+  (st.entryOf[slot] as MeshEntry<Node>).written = true;
+}
+
+export function upload<Node extends object>(st: TrackerState<Node>): void {
+  const list = st.meshList;
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    if (!entry.written) continue;
+    entry.written = false;
+    st.platform.instancesUpdated?.(entry.mesh);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The tracker's per-slot steps for a node: the write check, adopting a write as the simulation
+ * pose, restoring the simulation pose, writing a render pose component by component, capturing
+ * what a step left. Functions over the shared {@link TrackerState}.
+ * @internal
+ */
+import {
+  ALL_COMPONENTS,
+  type ComponentMask,
+  copyComponents,
+  copyRow,
+  differingComponents,
+  POSITION,
+  ROTATION,
+  SCALE,
+  sameRow,
+} from './components.ts';
+import { resetDescendants } from './hierarchy.ts';
+import { checkInstance, showInstanceRow, upload } from './instance-slots.ts';
+import { EXTRAPOLATE, RESET_AFTER_STEP, RESTING, SETTLED, WORLD } from './slot-table.ts';
+import { S, type TrackerState } from './tracker-state.ts';
+
+/**
+ * The components others wrote to the slot's node since the tracker last left it; when there
+ * are any, the node's pose is in scratch row 0.
+ */
+export function written<Node extends object>(st: TrackerState<Node>, slot: number): ComponentMask {
+  const node = st.slots.nodes[slot] as Node;
+  const platform = st.platform;
+  const s = st.scratch;
+  if (platform.compare !== undefined) {
+    const mask = platform.compare(node, slot, st.slots.held, slot * S);
+    if (mask !== 0) platform.read(node, slot, s, 0);
+    return mask;
+  }
+  platform.read(node, slot, s, 0);
+  return differingComponents(s, 0, st.slots.held, slot * S);
+}
+
+/**
+ * Adopts the components `mask` of the node's pose in scratch row 0 (from `#written`); they
+ * teleport on its tracked descendants too unless `alone` (the node is leaving the tracker).
+ */
+export function adopt<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  mask: ComponentMask,
+  alone = false,
+): void {
+  const node = st.slots.nodes[slot] as Node;
+  copyComponents(st.slots.held, slot * S, st.scratch, 0, mask);
+  adoptRow(st, slot, st.scratch, mask);
+  if (mask & ROTATION) st.platform.captured?.(node, slot);
+  if (!alone) resetDescendants(st, slot, mask);
+  st.platform.adopted?.(node, slot, st.poses.current, slot * S, mask, -1);
+}
+
+/**
+ * Makes the components `mask` of the stored pose `from[at..]` the slot's simulation values,
+ * with their interpolation reset (previous = current = output).
+ */
+export function adoptRow<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  from: Float64Array,
+  mask: ComponentMask,
+): void {
+  const r = slot * S;
+  const poses = st.poses;
+  let source = from;
+  let at = 0;
+  if (st.slots.flags[slot] & WORLD) {
+    const local = st.slots.simLocal;
+    copyComponents(local, r, from, 0, mask);
+    source = st.scratch;
+    at = 2 * S;
+    toSimulation(st, st.slots.nodes[slot] as Node, local, r, source, at);
+  }
+  copyComponents(poses.current, r, source, at, mask);
+  copyComponents(poses.previous, r, source, at, mask);
+  copyComponents(poses.output, r, source, at, mask);
+  st.slots.flags[slot] &= ~(RESTING | SETTLED);
+}
+
+/**
+ * Adopts a write made to the slot's node since a pass last checked it (outside the step); with
+ * `alone`, without teleporting its descendants (it is being untracked).
+ */
+export function adoptPending<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  alone = false,
+): void {
+  if (st.holding) return;
+  if (st.slots.index[slot] >= 0) {
+    checkInstance(st, slot);
+    upload(st);
+    return;
+  }
+  const mask = written(st, slot);
+  if (mask !== 0) adopt(st, slot, mask, alone);
+}
+
+export function restore<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  if (st.slots.flags[slot] & WORLD) showStored(st, slot, st.slots.simLocal, slot * S, true);
+  else showStored(st, slot, st.poses.current, slot * S, true);
+}
+
+export function show<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  rows: Float64Array,
+): void {
+  if (st.slots.flags[slot] & WORLD) {
+    const s = st.scratch;
+    toLocal(st, st.slots.nodes[slot] as Node, rows, slot * S, s, 0);
+    showStored(st, slot, s, 0);
+  } else {
+    showStored(st, slot, rows, slot * S);
+  }
+}
+
+/**
+ * Writes the components of the stored pose `from[at..]` the node does not hold yet;
+ * `simulation` when it is the simulation pose last captured (see `writeRotation`).
+ */
+export function showStored<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  from: Float64Array,
+  at: number,
+  simulation = false,
+): void {
+  const held = st.slots.held;
+  const r = slot * S;
+  const mask = differingComponents(from, at, held, r);
+  if (mask === 0) return;
+  const node = st.slots.nodes[slot] as Node;
+  const platform = st.platform;
+  if (mask & POSITION) platform.writePosition(node, slot, from, at);
+  if (mask & ROTATION) platform.writeRotation(node, slot, from, at, simulation);
+  if (mask & SCALE) platform.writeScale(node, slot, from, at);
+  copyComponents(held, r, from, at, mask);
+}
+
+export function showOutput<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  if (st.slots.index[slot] >= 0) showInstanceRow(st, slot, st.poses.output);
+  else show(st, slot, st.poses.output);
+}
+
+export function capture<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const { nodes, flags, held } = st.slots;
+  const node = nodes[slot] as Node;
+  const platform = st.platform;
+  const current = st.poses.current;
+  const r = slot * S;
+  if (platform.capture !== undefined) {
+    const s = st.scratch;
+    const moved = platform.capture(node, slot, s, 0) && differingComponents(s, 0, current, r) !== 0;
+    settleOrMove(st, slot, moved, s, 0);
+    return;
+  }
+  // the node holds what the step left: read it straight into the ledger
+  platform.read(node, slot, held, r);
+  platform.captured?.(node, slot);
+  if (flags[slot] & WORLD) {
+    const s = st.scratch;
+    copyRow(st.slots.simLocal, r, held, r);
+    toSimulation(st, node, held, r, s, 0);
+    settleOrMove(st, slot, !sameRow(s, 0, current, r), s, 0);
+    return;
+  }
+  settleOrMove(st, slot, !sameRow(held, r, current, r), held, r);
+}
+
+export function settleOrMove<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  moved: boolean,
+  from: Float64Array,
+  at: number,
+): void {
+  const flags = st.slots.flags;
+  const poses = st.poses;
+  const r = slot * S;
+  const f = flags[slot];
+  if (moved) {
+    copyRow(poses.previous, r, poses.current, r);
+    copyRow(poses.current, r, from, at);
+    flags[slot] = f & ~(RESTING | SETTLED);
+  } else if (!(f & (RESTING | SETTLED))) {
+    copyRow(poses.previous, r, poses.current, r);
+    flags[slot] = f | SETTLED;
+  }
+  if (f & EXTRAPOLATE) velocity(st, slot);
+  if (f & RESET_AFTER_STEP) {
+    poses.reset(slot);
+    flags[slot] &= ~RESET_AFTER_STEP;
+  }
+}
+
+export function velocity<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const velocity = st.platform.velocity;
+  if (velocity === undefined) return;
+  const s = st.scratch;
+  const v = 3 * S;
+  const node = st.slots.nodes[slot] as Node;
+  if (!velocity.call(st.platform, node, st.slots.index[slot], s, v)) return;
+  st.poses.setVelocityFrom(slot, s, v);
+  if (
+    s[v] !== 0 ||
+    s[v + 1] !== 0 ||
+    s[v + 2] !== 0 ||
+    s[v + 3] !== 0 ||
+    s[v + 4] !== 0 ||
+    s[v + 5] !== 0
+  ) {
+    st.slots.flags[slot] &= ~(RESTING | SETTLED);
+  }
+}
+
+export function toSimulation<Node extends object>(
+  st: TrackerState<Node>,
+  node: Node,
+  from: Float64Array,
+  at: number,
+  to: Float64Array,
+  toAt: number,
+): void {
+  const convert = st.platform.toSimulation;
+  if (convert === undefined) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
+  else convert.call(st.platform, node, from, at, to, toAt);
+}
+
+export function toLocal<Node extends object>(
+  st: TrackerState<Node>,
+  node: Node,
+  from: Float64Array,
+  at: number,
+  to: Float64Array,
+  toAt: number,
+): void {
+  const convert = st.platform.toLocal;
+  if (convert === undefined) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
+  else convert.call(st.platform, node, from, at, to, toAt);
+}

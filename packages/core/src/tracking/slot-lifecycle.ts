@@ -1,0 +1,100 @@
+/**
+ * Slots come and go: a tracked node gets one (its stored pose read as its simulation pose), a
+ * node simulated in world space is converted, an untracked one gives its slot back, modes change.
+ * Functions over the shared {@link TrackerState}.
+ * @internal
+ */
+import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
+import { ALL_COMPONENTS, copyComponents } from './components.ts';
+import { adoptPending, toSimulation } from './node-slots.ts';
+import { EXTRAPOLATE, FOLLOWS_DEFAULT, RESTING, WORLD } from './slot-table.ts';
+import { type MeshEntry, S, type TrackerState } from './tracker-state.ts';
+
+export function add<Node extends object>(
+  st: TrackerState<Node>,
+  node: Node,
+  index: number,
+  mode: InterpolationMode | undefined,
+  flags: number,
+): number {
+  const poses = st.poses;
+  const slot = poses.add(mode ?? st.defaultMode);
+  st.slots.fit(poses);
+  st.slots.claim(slot, node, index, flags | (mode === undefined ? FOLLOWS_DEFAULT : 0));
+  setMode(st, slot, mode ?? st.defaultMode);
+  if (index < 0) {
+    st.platform.read(node, slot, st.slots.held, slot * S);
+    copyComponents(poses.current, slot * S, st.slots.held, slot * S, ALL_COMPONENTS);
+    st.platform.captured?.(node, slot);
+    poses.reset(slot);
+  }
+  return slot;
+}
+
+export function classify<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const { nodes, flags, held, simLocal } = st.slots;
+  const node = nodes[slot] as Node;
+  const world = st.platform.simulatedInWorld?.(node) === true;
+  if (world === ((flags[slot] & WORLD) !== 0)) return;
+  adoptPending(st, slot);
+  const r = slot * S;
+  if (world) {
+    flags[slot] |= WORLD;
+    copyComponents(simLocal, r, held, r, ALL_COMPONENTS);
+    toSimulation(st, node, held, r, st.poses.current, r);
+  } else {
+    flags[slot] &= ~WORLD;
+    copyComponents(st.poses.current, r, held, r, ALL_COMPONENTS);
+  }
+  st.poses.reset(slot);
+  flags[slot] &= ~RESTING;
+}
+
+export function remove<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  st.poses.remove(slot);
+  st.slots.release(slot);
+  st.entryOf[slot] = undefined;
+}
+
+export function dropInstance<Node extends object>(
+  st: TrackerState<Node>,
+  entry: MeshEntry<Node>,
+  index: number,
+  slot: number,
+): void {
+  entry.slots.delete(index);
+  remove(st, slot);
+  if (entry.slots.size === 0) {
+    st.meshes.delete(entry.mesh);
+    st.meshList = st.meshList.filter((e) => e !== entry);
+  }
+}
+
+export function setMode<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  mode: InterpolationMode,
+): void {
+  st.poses.setMode(slot, mode);
+  setFlag(st, slot, EXTRAPOLATE, mode === 'extrapolate');
+  st.slots.flags[slot] &= ~RESTING;
+}
+
+export function setFollows<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  mode: InterpolationMode | undefined,
+): void {
+  setFlag(st, slot, FOLLOWS_DEFAULT, mode === undefined);
+  setMode(st, slot, mode ?? st.defaultMode);
+}
+
+export function setFlag<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  flag: number,
+  on: boolean,
+): void {
+  const flags = st.slots.flags;
+  flags[slot] = on ? flags[slot] | flag : flags[slot] & ~flag;
+}

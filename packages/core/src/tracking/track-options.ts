@@ -1,0 +1,100 @@
+/**
+ * What `track`, `trackInstance`, `teleport` and a `Tracker` take, and their checks: the same
+ * errors in every adapter.
+ */
+import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
+import { checkInterpolationMode, optionError } from '../options.ts';
+import { type ComponentMask, POSITION, ROTATION } from './components.ts';
+
+/** A position, as `teleport` takes it: a three or Babylon `Vector3`, or any `{ x, y, z }`. */
+export interface Vector3Like {
+  /** X component. */
+  x: number;
+  /** Y component. */
+  y: number;
+  /** Z component. */
+  z: number;
+}
+
+/** A rotation quaternion, as `teleport` takes it: an engine's `Quaternion` or `{ x, y, z, w }`. */
+export interface QuaternionLike extends Vector3Like {
+  /** Scalar part. */
+  w: number;
+}
+
+/** Options of `track`. */
+export interface TrackOptions {
+  /**
+   * How the node is drawn between fixed steps; see {@link InterpolationMode}. Without it the node
+   * follows the tracker's `defaultInterpolation`, also when that changes later.
+   * @defaultValue the tracker's `defaultInterpolation`
+   */
+  interpolation?: InterpolationMode;
+}
+
+/** Options of `trackInstance`. */
+export interface InstanceTrackOptions extends TrackOptions {
+  /**
+   * Put the instance's simulation matrix back into the mesh's matrix buffer before the steps,
+   * so that code reading it inside `fixedUpdate` (`mesh.getMatrixAt`) reads the simulation, not
+   * the interpolated matrix. Off by default: a step that only writes instance matrices, or reads
+   * poses with `getSimulationPose`, needs no restore, and skipping it saves a matrix copy per
+   * instance per frame.
+   * @defaultValue false
+   */
+  restore?: boolean;
+}
+
+/** Options of a {@link Tracker}. */
+export interface TrackerOptions {
+  /** See {@link Tracker.defaultInterpolation}. @defaultValue `'interpolate'` */
+  defaultInterpolation?: InterpolationMode;
+  /** What the adapter calls a node in its API, for error messages. @defaultValue `'node'` */
+  nodeName?: string;
+}
+
+function isFiniteVector(v: unknown, w: boolean): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n);
+  return ok(o.x) && ok(o.y) && ok(o.z) && (!w || ok(o.w));
+}
+
+/** The mode an options object asks for (`undefined`: follow the default); throws for a bad one. */
+export function modeOption(options: TrackOptions): InterpolationMode | undefined {
+  if (options === null || typeof options !== 'object') {
+    throw optionError('options', options, 'an object');
+  }
+  return options.interpolation === undefined
+    ? undefined
+    : checkInterpolationMode(options.interpolation, 'interpolation');
+}
+
+export function checkTeleport(
+  position: Vector3Like,
+  rotation: QuaternionLike | undefined,
+): ComponentMask {
+  if (!isFiniteVector(position, false)) {
+    throw optionError('position', position, 'an { x, y, z } of finite numbers');
+  }
+  if (rotation !== undefined && !isFiniteVector(rotation, true)) {
+    throw optionError('rotation', rotation, 'an { x, y, z, w } of finite numbers');
+  }
+  return rotation === undefined ? POSITION : POSITION | ROTATION;
+}
+
+export function setTeleported(
+  rows: Float64Array,
+  r: number,
+  position: Vector3Like,
+  rotation: QuaternionLike | undefined,
+): void {
+  rows[r] = position.x;
+  rows[r + 1] = position.y;
+  rows[r + 2] = position.z;
+  if (rotation === undefined) return;
+  rows[r + 3] = rotation.x;
+  rows[r + 4] = rotation.y;
+  rows[r + 5] = rotation.z;
+  rows[r + 6] = rotation.w;
+}

@@ -1,0 +1,59 @@
+/**
+ * What the tracker's passes share: the platform, the pose buffer, the per-slot table, which node
+ * and which instanced mesh has which slot, scratch rows, and whether nodes hold their simulation
+ * poses right now. The per-slot steps (node-slots.ts, instance-slots.ts, hierarchy.ts) are
+ * functions over it; `Tracker` owns one and is the only public face.
+ * @internal
+ */
+import { type InterpolationMode, POSE_STRIDE, PoseBuffer } from '../interpolation/pose-buffer.ts';
+import { MATRIX_STRIDE } from './instance-matrix.ts';
+import type { TrackingPlatform } from './platform.ts';
+import { SlotTable } from './slot-table.ts';
+
+/** Numbers in a pose row. */
+export const S = POSE_STRIDE;
+/** Numbers in an instance matrix. */
+export const M = MATRIX_STRIDE;
+
+/** One instanced mesh with tracked instances. */
+export interface MeshEntry<Node> {
+  readonly mesh: Node;
+  /** Its slots by instance index. */
+  readonly slots: Map<number, number>;
+  /** Its matrix buffer was rewritten this pass: upload it. */
+  written: boolean;
+}
+
+/** The state a tracker's passes share; see the module doc. */
+export class TrackerState<Node extends object> {
+  readonly platform: TrackingPlatform<Node>;
+  readonly poses = new PoseBuffer();
+  readonly slots = new SlotTable<Node>();
+  /** Node → its own slot. */
+  readonly objects = new Map<Node, number>();
+  /** Instanced mesh → its tracked instances. */
+  readonly meshes = new Map<Node, MeshEntry<Node>>();
+  /** The same entries, for allocation-free iteration. */
+  meshList: MeshEntry<Node>[] = [];
+  /** By slot: the mesh entry of an instance. */
+  readonly entryOf: (MeshEntry<Node> | undefined)[] = [];
+  /** Three scratch rows (at 0, 10, 20) and a velocity row (at 30). */
+  readonly scratch = new Float64Array(3 * S + 6);
+  /** Slots collected by a reset (hierarchy.ts). */
+  list = new Int32Array(16);
+  /** Nodes hold their simulation poses (from the restore to the interpolation pass). */
+  holding = false;
+  /** The frame's first pass over the nodes has not checked them for writes yet. */
+  checkPending = false;
+  /** The frame's last step ran and is still to be captured (by the interpolation pass). */
+  capturePending = false;
+  /** Steps run in this frame so far. */
+  stepsRun = 0;
+  /** The mode of nodes tracked without one. */
+  defaultMode: InterpolationMode = 'interpolate';
+
+  /** @param platform what the engine supplies. */
+  constructor(platform: TrackingPlatform<Node>) {
+    this.platform = platform;
+  }
+}
