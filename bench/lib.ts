@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
 /**
@@ -113,3 +114,104 @@ export function compare(
 
 /** A benchmark suite: `bench/suites/<name>.ts` default-exports one. */
 export type Suite = () => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+/**
+ * Times two bodies interleaved round by round (A, B, A, B, …) and reports the ratio `a / b` of
+ * every round as min / median / max, with each side's median: a single pair proves nothing on a
+ * shared machine, the spread says how much to trust the median.
+ */
+export function compareRounds(
+  a: (i: number) => void,
+  b: (i: number) => void,
+  iterations: number,
+  rounds = 15,
+): { aNs: number; bNs: number; ratio: { min: number; median: number; max: number } } {
+  for (let i = 0; i < iterations; i++) a(i);
+  for (let i = 0; i < iterations; i++) b(i);
+  const as: number[] = [];
+  const bs: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let t0 = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) a(i);
+    const aNs = Number(process.hrtime.bigint() - t0) / iterations;
+    t0 = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) b(i);
+    const bNs = Number(process.hrtime.bigint() - t0) / iterations;
+    as.push(aNs);
+    bs.push(bNs);
+    ratios.push(aNs / bNs);
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    aNs: median(as),
+    bNs: median(bs),
+    ratio: {
+      min: round3(Math.min(...ratios)),
+      median: round3(median(ratios)),
+      max: round3(Math.max(...ratios)),
+    },
+  };
+}
+
+/** Start times of the garbage collections seen so far (a `PerformanceObserver` on `gc`). */
+const gcStarts: number[] = [];
+let gcObserver: PerformanceObserver | undefined;
+
+function observeGc(): void {
+  gcObserver ??= (() => {
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcStarts.push(entry.startTime);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    return observer;
+  })();
+}
+
+/** True if a garbage collection started between `from` and `to` (`performance.now()` times). */
+function gcBetween(from: number, to: number): boolean {
+  return gcStarts.some((t) => t >= from && t <= to);
+}
+
+/**
+ * Heap bytes allocated per call of `body` over windows of `iterations` calls, like
+ * {@link allocationPerCall}, except that a window during which a garbage collection ran (seen by
+ * a `PerformanceObserver`) is discarded and measured again — a scavenge empties the young
+ * generation and would hide what the window allocated. Returns the smallest of `rounds` clean
+ * windows, and how many were discarded.
+ */
+export async function allocationWithoutGc(
+  body: (i: number) => void,
+  iterations: number,
+  rounds = 3,
+  noiseBytes = 4096,
+): Promise<{ bytesPerCall: number; totalBytes: number; discarded: number; windows: number[] }> {
+  for (let i = 0; i < iterations; i++) body(i);
+  const next = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  observeGc();
+  const windows: number[] = [];
+  let discarded = 0;
+  for (let attempt = 0; windows.length < rounds && attempt < rounds * 10; attempt++) {
+    collect();
+    const from = performance.now();
+    const before = youngBytes();
+    for (let i = 0; i < iterations; i++) body(i);
+    const after = youngBytes();
+    const to = performance.now();
+    await next(); // the observer reports the window's collections, if any
+    await next();
+    if (gcBetween(from, to)) {
+      discarded++;
+      continue;
+    }
+    windows.push(Math.max(0, after - before));
+  }
+  const total = windows.length === 0 ? Number.NaN : Math.min(...windows);
+  return {
+    bytesPerCall: total <= noiseBytes ? 0 : total / iterations,
+    totalBytes: total,
+    discarded,
+    windows,
+  };
+}

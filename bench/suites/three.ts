@@ -1,51 +1,67 @@
 /**
- * The three.js adapter's cost for 10 000 tracked `Object3D`s, 60 Hz steps, 144 fps frames.
+ * The three.js adapter against the loop a three.js user writes by hand, at 1 000, 10 000 and
+ * 100 000 bodies, 60 Hz steps, 144 fps frames, same poses on both sides (checked).
  *
- * Both sides run the same simulation (a per-object physics state in typed arrays: position and
- * yaw advanced per step, at angular speeds from 0.5 to 10 rad/s so slerp takes both its nlerp
- * and its trig path) under the same {@link FixedLoop}, and differ only in how the simulation
- * reaches the rendered objects:
+ * Both sides run the same simulation under the same {@link FixedLoop}: per body a position and a
+ * yaw in typed arrays, advanced per step, at angular speeds from 0.5 to 10 rad/s (so slerp takes
+ * both its nlerp and its trig path). They differ in how the simulation reaches what is drawn:
  *
- * - **adapter** — `ThreeFixedLoop` with every object tracked. `fixedUpdate` writes the physics
- *   pose into the object, as a user of the adapter does; the adapter restores, captures, checks
- *   for teleports and interpolates.
- * - **hand-written** — what a user writes without it: per step `prev.copy(curr)` and
- *   `curr.set(physics)` on plain `Vector3`/`Quaternion`s per object; per frame
+ * - **plain** — adapter: `ThreeFixedLoop` with every `Object3D` tracked; `fixedUpdate` writes the
+ *   pose into the object, as an adapter user does. Hand-written: the state stays outside the
+ *   objects, per step `prev.copy(curr)` and `curr.set(…)` on `Vector3`/`Quaternion`s, per frame
  *   `position.lerpVectors(prev, curr, alpha)` and `quaternion.slerpQuaternions(prev, curr, alpha)`.
+ * - **instanced** — one `InstancedMesh`. Adapter: every instance tracked (`trackInstance`);
+ *   `fixedUpdate` gives each instance its pose (`setInstancePose`: no matrix written or read
+ *   back). Hand-written: state in `Vector3`/`Quaternion`s as above, per frame lerp/slerp,
+ *   `compose` and `setMatrixAt`.
+ * - **resting** — the plain adapter scene with nothing moving: its cost as a share of the moving
+ *   scene's (a body at rest is skipped by the passes; its write check remains).
  *
- * `ratio = adapter / hand-written` per frame, interleaved in the same run (`compare`); budget 1.0.
- * Bytes allocated per frame by the adapter: heap growth over 1440 frames of the adapter loop minus
- * that of the same loop running the same simulation on untracked objects.
+ * Every ratio is `adapter / hand-written` per frame, timed interleaved in one process
+ * (`compareRounds`: min / median / max over 15 rounds of 48 frames; 5 rounds at 100 000). Bytes
+ * allocated per frame by the adapter: young-generation growth over 1 440 frames, minus the same
+ * simulation on untracked objects, in windows in which no garbage collection ran.
  */
-
-import { Object3D, Quaternion } from 'three';
+import { InstancedMesh, Matrix4, Object3D, Quaternion, Vector3 } from 'three';
 import { FixedLoop } from '../../packages/core/src/index.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
-import { allocationPerCall, compare } from '../lib.ts';
+import { allocationWithoutGc, compareRounds } from '../lib.ts';
 
-const COUNT = 10_000;
-/** Heap growth below this over the whole measurement is the measurement's own bookkeeping. */
-const NOISE_BYTES = 4096;
 const FRAME_TIME = 1 / 144;
 const TICK_RATE = 60;
+const SIZES = [1_000, 10_000, 100_000];
 
-/** Per-object physics state, identical on both sides. */
-function physics(): { x: Float64Array; yaw: Float64Array; v: Float64Array; w: Float64Array } {
-  const x = new Float64Array(COUNT);
-  const yaw = new Float64Array(COUNT);
-  const v = new Float64Array(COUNT);
-  const w = new Float64Array(COUNT);
-  for (let i = 0; i < COUNT; i++) {
+/** Per-body simulation state, identical on both sides. */
+interface Physics {
+  x: Float64Array;
+  yaw: Float64Array;
+  v: Float64Array;
+  w: Float64Array;
+}
+
+function physics(n: number, moving = true): Physics {
+  const x = new Float64Array(n);
+  const yaw = new Float64Array(n);
+  const v = new Float64Array(n);
+  const w = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
     x[i] = i * 0.01;
-    v[i] = 1 + (i % 7);
-    w[i] = 0.5 + (9.5 * i) / COUNT;
+    v[i] = moving ? 1 + (i % 7) : 0;
+    w[i] = moving ? 0.5 + (9.5 * i) / n : 0;
   }
   return { x, yaw, v, w };
 }
 
-function objects(): Object3D[] {
+/** One step of the simulation for body `i`; returns the half yaw (for the quaternion). */
+function advance(p: Physics, i: number, dt: number): number {
+  p.x[i] += p.v[i] * dt;
+  p.yaw[i] += p.w[i] * dt;
+  return p.yaw[i] / 2;
+}
+
+function objects(n: number): Object3D[] {
   const list: Object3D[] = [];
-  for (let i = 0; i < COUNT; i++) {
+  for (let i = 0; i < n; i++) {
     const o = new Object3D();
     o.position.set(i * 0.01, 0, 0);
     list.push(o);
@@ -53,163 +69,193 @@ function objects(): Object3D[] {
   return list;
 }
 
-/** The adapter user's step: the physics pose written into the object. */
-function simulation(state: ReturnType<typeof physics>, list: Object3D[]): (dt: number) => void {
-  const { x, yaw, v, w } = state;
-  return (dt) => {
-    for (let i = 0; i < COUNT; i++) {
-      x[i] += v[i] * dt;
-      yaw[i] += w[i] * dt;
-      const half = yaw[i] / 2;
+/** The adapter user's plain scene: the step writes the pose into each tracked object. */
+function plainAdapter(
+  n: number,
+  moving = true,
+  track = true,
+): { loop: FixedLoop; list: Object3D[] } {
+  const p = physics(n, moving);
+  const list = objects(n);
+  const loop = new ThreeFixedLoop({ tickRate: TICK_RATE });
+  if (track) for (const o of list) loop.track(o);
+  loop.onFixedUpdate((dt) => {
+    for (let i = 0; i < n; i++) {
+      const half = advance(p, i, dt);
       const o = list[i];
-      o.position.x = x[i];
+      o.position.x = p.x[i];
       o.quaternion.set(0, Math.sin(half), 0, Math.cos(half));
     }
-  };
+  });
+  return { loop, list };
 }
 
-export default function three(): Record<string, unknown> {
-  // ---- adapter -------------------------------------------------------------------------
-  const a = physics();
-  const aObjects = objects();
-  const adapterLoop = new ThreeFixedLoop({ tickRate: TICK_RATE });
-  for (const o of aObjects) adapterLoop.track(o);
-  adapterLoop.onFixedUpdate(simulation(a, aObjects));
-  const adapterFrame = () => {
-    adapterLoop.advance(FRAME_TIME);
-  };
-
-  // ---- hand-written ----------------------------------------------------------------------
-  const b = physics();
-  const bObjects = objects();
-  const prevP = bObjects.map((o) => o.position.clone());
-  const currP = bObjects.map((o) => o.position.clone());
-  const prevQ = bObjects.map(() => new Quaternion());
-  const currQ = bObjects.map(() => new Quaternion());
-  const handLoop = new FixedLoop({ tickRate: TICK_RATE });
-  handLoop.onFixedUpdate((dt) => {
-    const { x, yaw, v, w } = b;
-    for (let i = 0; i < COUNT; i++) {
-      x[i] += v[i] * dt;
-      yaw[i] += w[i] * dt;
-      const half = yaw[i] / 2;
+/** What a three.js user writes by hand for the plain scene. */
+function plainHand(n: number): { loop: FixedLoop; list: Object3D[] } {
+  const p = physics(n);
+  const list = objects(n);
+  const prevP = list.map((o) => o.position.clone());
+  const currP = list.map((o) => o.position.clone());
+  const prevQ = list.map(() => new Quaternion());
+  const currQ = list.map(() => new Quaternion());
+  const loop = new FixedLoop({ tickRate: TICK_RATE });
+  loop.onFixedUpdate((dt) => {
+    for (let i = 0; i < n; i++) {
+      const half = advance(p, i, dt);
       prevP[i].copy(currP[i]);
       prevQ[i].copy(currQ[i]);
-      currP[i].x = x[i];
+      currP[i].x = p.x[i];
       currQ[i].set(0, Math.sin(half), 0, Math.cos(half));
     }
   });
-  handLoop.onUpdate((_dt, alpha) => {
-    for (let i = 0; i < COUNT; i++) {
-      const o = bObjects[i];
+  loop.onUpdate((_dt, alpha) => {
+    for (let i = 0; i < n; i++) {
+      const o = list[i];
       o.position.lerpVectors(prevP[i], currP[i], alpha);
       o.quaternion.slerpQuaternions(prevQ[i], currQ[i], alpha);
     }
   });
-  const handFrame = () => {
-    handLoop.advance(FRAME_TIME);
-  };
+  return { loop, list };
+}
 
-  // Three interleaved comparisons of 25 rounds of 48 frames (4 whole 12-frame step patterns
-  // each); the median ratio is the result, all three are reported.
-  const runs = [0, 1, 2].map(() => compare(adapterFrame, handFrame, 48, 25));
-  const cost = [...runs].sort((x, y) => x.ratio - y.ratio)[1];
+function instancedMesh(n: number): InstancedMesh {
+  const mesh = new InstancedMesh(undefined, undefined, n);
+  const m = new Matrix4();
+  for (let i = 0; i < n; i++) mesh.setMatrixAt(i, m.makeTranslation(i * 0.01, 0, 0));
+  return mesh;
+}
 
-  // Where the time goes: the same two loops on a 240 Hz display (a step every 4th frame), so
-  // that the per-frame pass weighs more than the per-step work.
-  const at240 = compare(
-    () => adapterLoop.advance(1 / 240),
-    () => handLoop.advance(1 / 240),
-    48,
-    25,
-  );
-
-  // the two sides show the same picture
-  let maxDifference = 0;
-  for (let i = 0; i < COUNT; i += 97) {
-    maxDifference = Math.max(
-      maxDifference,
-      Math.abs(aObjects[i].position.x - bObjects[i].position.x),
-      aObjects[i].quaternion.angleTo(bObjects[i].quaternion),
-    );
-  }
-
-  // ---- the machinery alone ------------------------------------------------------------------
-  // The frame ratio above includes each side's gameplay, and the two gameplays differ: the
-  // adapter's user writes poses into Object3Ds (three syncs `rotation` on every quaternion
-  // write), the hand-written user into plain Quaternions. To compare what the issue names — the
-  // adapter's restore, capture, teleport check and interpolation against the hand-written
-  // copy-per-step and lerp/slerp-per-frame — each side's frame is timed against the same loop
-  // running only its gameplay, interleaved round by round, and the differences are compared.
-  const gameOnlyA = physics();
-  const gameOnlyAObjects = objects();
-  const adapterGameOnly = new ThreeFixedLoop({ tickRate: TICK_RATE });
-  adapterGameOnly.onFixedUpdate(simulation(gameOnlyA, gameOnlyAObjects));
-  const gameOnlyB = physics();
-  const plainQ = bObjects.map(() => new Quaternion());
-  const handGameOnly = new FixedLoop({ tickRate: TICK_RATE });
-  handGameOnly.onFixedUpdate((dt) => {
-    const { x, yaw, v, w } = gameOnlyB;
-    for (let i = 0; i < COUNT; i++) {
-      x[i] += v[i] * dt;
-      yaw[i] += w[i] * dt;
-      const half = yaw[i] / 2;
-      plainQ[i].set(0, Math.sin(half), 0, Math.cos(half));
+/** The adapter user's instanced scene: the step composes and sets each instance's matrix. */
+function instancedAdapter(n: number): { loop: FixedLoop; mesh: InstancedMesh } {
+  const p = physics(n);
+  const mesh = instancedMesh(n);
+  const loop = new ThreeFixedLoop({ tickRate: TICK_RATE });
+  for (let i = 0; i < n; i++) loop.trackInstance(mesh, i);
+  // (setInstancePose below)
+  const position = new Vector3();
+  const rotation = new Quaternion();
+  loop.onFixedUpdate((dt) => {
+    for (let i = 0; i < n; i++) {
+      const half = advance(p, i, dt);
+      position.set(p.x[i], 0, 0);
+      rotation.set(0, Math.sin(half), 0, Math.cos(half));
+      loop.setInstancePose(mesh, i, position, rotation);
     }
   });
-  const machineryRuns = [0, 1, 2].map(() => {
-    const adapterSide = compare(adapterFrame, () => adapterGameOnly.advance(FRAME_TIME), 48, 15);
-    const handSide = compare(handFrame, () => handGameOnly.advance(FRAME_TIME), 48, 15);
-    const adapterNs = Math.max(0, adapterSide.aNs - adapterSide.bNs);
-    const handNs = Math.max(1, handSide.aNs - handSide.bNs);
-    return { adapterNs, handNs, ratio: adapterNs / handNs };
+  return { loop, mesh };
+}
+
+/** What a three.js user writes by hand for the instanced scene. */
+function instancedHand(n: number): { loop: FixedLoop; mesh: InstancedMesh } {
+  const p = physics(n);
+  const mesh = instancedMesh(n);
+  const prevP = Array.from({ length: n }, (_, i) => new Vector3(i * 0.01, 0, 0));
+  const currP = Array.from({ length: n }, (_, i) => new Vector3(i * 0.01, 0, 0));
+  const prevQ = Array.from({ length: n }, () => new Quaternion());
+  const currQ = Array.from({ length: n }, () => new Quaternion());
+  const loop = new FixedLoop({ tickRate: TICK_RATE });
+  loop.onFixedUpdate((dt) => {
+    for (let i = 0; i < n; i++) {
+      const half = advance(p, i, dt);
+      prevP[i].copy(currP[i]);
+      prevQ[i].copy(currQ[i]);
+      currP[i].x = p.x[i];
+      currQ[i].set(0, Math.sin(half), 0, Math.cos(half));
+    }
   });
-  const machinery = [...machineryRuns].sort((x, y) => x.ratio - y.ratio)[1];
+  const m = new Matrix4();
+  const position = new Vector3();
+  const rotation = new Quaternion();
+  const scale = new Vector3(1, 1, 1);
+  loop.onUpdate((_dt, alpha) => {
+    for (let i = 0; i < n; i++) {
+      position.lerpVectors(prevP[i], currP[i], alpha);
+      rotation.slerpQuaternions(prevQ[i], currQ[i], alpha);
+      mesh.setMatrixAt(i, m.compose(position, rotation, scale));
+    }
+    mesh.instanceMatrix.needsUpdate = true;
+  });
+  return { loop, mesh };
+}
 
-  // ---- allocation ------------------------------------------------------------------------
-  // The same frames on the adapter loop and on a baseline loop that runs the same simulation
-  // on untracked objects: the difference is what the adapter allocates. (The loop itself boxes
-  // the alpha/delta it passes to listeners; see the core suite.)
-  const base = physics();
-  const baseObjects = objects();
-  const baseline = new ThreeFixedLoop({ tickRate: TICK_RATE });
-  baseline.onFixedUpdate(simulation(base, baseObjects));
-  const baselineFrame = () => {
-    baseline.advance(FRAME_TIME);
+/** Largest difference between the two sides' drawn poses (position and angle), sampled. */
+function plainDifference(a: Object3D[], b: Object3D[]): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i += 97) {
+    d = Math.max(
+      d,
+      Math.abs(a[i].position.x - b[i].position.x),
+      a[i].quaternion.angleTo(b[i].quaternion),
+    );
+  }
+  return d;
+}
+
+function instancedDifference(a: InstancedMesh, b: InstancedMesh): number {
+  const x = a.instanceMatrix.array;
+  const y = b.instanceMatrix.array;
+  let d = 0;
+  for (let i = 0; i < a.count; i += 97) {
+    for (let k = 0; k < 16; k++) d = Math.max(d, Math.abs(x[i * 16 + k] - y[i * 16 + k]));
+  }
+  return d;
+}
+
+const frame = (loop: FixedLoop) => () => {
+  loop.advance(FRAME_TIME);
+};
+
+async function size(n: number): Promise<Record<string, unknown>> {
+  const rounds = n >= 100_000 ? 5 : 15;
+  const frames = n >= 100_000 ? 24 : 48;
+  const plainA = plainAdapter(n);
+  const plainB = plainHand(n);
+  const plain = compareRounds(frame(plainA.loop), frame(plainB.loop), frames, rounds);
+  const plainDiff = plainDifference(plainA.list, plainB.list);
+  const instA = instancedAdapter(n);
+  const instB = instancedHand(n);
+  const instanced = compareRounds(frame(instA.loop), frame(instB.loop), frames, rounds);
+  const instancedDiff = instancedDifference(instA.mesh, instB.mesh);
+  const rest = plainAdapter(n, false);
+  const resting = compareRounds(frame(rest.loop), frame(plainA.loop), frames, rounds);
+  const result: Record<string, unknown> = {
+    bodies: n,
+    plain: {
+      ratio: plain.ratio,
+      adapterNsPerFrame: Math.round(plain.aNs),
+      handWrittenNsPerFrame: Math.round(plain.bNs),
+      maxDifferenceBetweenSides: plainDiff,
+    },
+    instanced: {
+      ratio: instanced.ratio,
+      adapterNsPerFrame: Math.round(instanced.aNs),
+      handWrittenNsPerFrame: Math.round(instanced.bNs),
+      maxDifferenceBetweenSides: instancedDiff,
+    },
+    restingShareOfMoving: resting.ratio,
   };
-  const FRAMES = 1440;
-  allocationPerCall(adapterFrame, FRAMES, FRAMES); // a first run compiles; measure the second
-  const tracked = allocationPerCall(adapterFrame, FRAMES, FRAMES);
-  const untracked = allocationPerCall(baselineFrame, FRAMES, FRAMES);
-  const adapterBytes = Math.max(0, tracked.totalBytes - untracked.totalBytes);
-  for (const o of aObjects) adapterLoop.track(o, { interpolation: 'extrapolate' });
-  const extrapolating = allocationPerCall(adapterFrame, FRAMES, FRAMES);
-  const extrapolateBytes = Math.max(0, extrapolating.totalBytes - untracked.totalBytes);
+  if (n === 10_000) {
+    // allocation: the tracked scene against the same simulation on untracked objects
+    const FRAMES = 1440;
+    const untracked = plainAdapter(n, true, false);
+    const tracked = await allocationWithoutGc(frame(plainA.loop), FRAMES);
+    const base = await allocationWithoutGc(frame(untracked.loop), FRAMES);
+    const inst = await allocationWithoutGc(frame(instA.loop), FRAMES);
+    const bytes = Math.max(0, tracked.totalBytes - base.totalBytes);
+    result.adapterBytesPerFrame = bytes <= 4096 ? 0 : bytes / FRAMES;
+    result.instancedBytesPerFrame = inst.bytesPerCall;
+    result.allocationWindowsDiscardedForGc = tracked.discarded + base.discarded + inst.discarded;
+  }
+  return result;
+}
 
+export default async function three(): Promise<Record<string, unknown>> {
+  const sizes: Record<string, unknown>[] = [];
+  for (const n of SIZES) sizes.push(await size(n));
   return {
-    scenario: `${COUNT} tracked Object3D, ${TICK_RATE} Hz steps, 144 fps frames; same simulation both sides`,
-    adapterNsPerFrame: Math.round(cost.aNs),
-    handWrittenNsPerFrame: Math.round(cost.bNs),
-    ratio: Number(cost.ratio.toFixed(3)),
-    ratios: runs.map((r) => Number(r.ratio.toFixed(3))),
-    ratioAt240fps: Number(at240.ratio.toFixed(3)),
-    machineryNsPerFrame: {
-      adapter: Math.round(machinery.adapterNs),
-      handWritten: Math.round(machinery.handNs),
-    },
-    machineryRatio: Number(machinery.ratio.toFixed(3)),
-    machineryRatios: machineryRuns.map((r) => Number(r.ratio.toFixed(3))),
+    scenario: `tracked Object3Ds / InstancedMesh instances, ${TICK_RATE} Hz steps, 144 fps frames, same simulation on both sides`,
     ratioBudget: 1,
-    ratioNote:
-      'ratio: whole frames, gameplay included (the adapter user writes Object3Ds, whose quaternion writes make three recompute Euler angles); machineryRatio: restore + capture + teleport check + interpolate against copy-per-step + lerp/slerp-per-frame, each side minus its own gameplay',
-    adapterBytesPerFrame: adapterBytes <= NOISE_BYTES ? 0 : adapterBytes / FRAMES,
-    adapterBytesPerFrameExtrapolating:
-      extrapolateBytes <= NOISE_BYTES ? 0 : extrapolateBytes / FRAMES,
-    heapGrowthBytesOver1440Frames: {
-      interpolating: tracked.totalBytes,
-      extrapolating: extrapolating.totalBytes,
-      untrackedBaseline: untracked.totalBytes,
-    },
-    maxDifferenceBetweenSides: maxDifference,
+    restingBudget: 0.1,
+    sizes,
   };
 }

@@ -206,6 +206,22 @@ export class ThreeFixedLoop extends FixedLoop {
     this.#tracker.teleport(object3d, position, rotation);
   }
 
+  /**
+   * Gives instance `index` of `mesh` its pose. Inside `fixedUpdate` this is the fast way to move
+   * instances — the pose the step leaves it at, with no matrix written and none read back (the
+   * interpolated matrices are composed from the poses once per frame); outside the step it is a
+   * teleport. Omitted parts keep their simulation values.
+   */
+  setInstancePose(
+    mesh: InstancedMesh,
+    index: number,
+    position?: Vector3Like,
+    rotation?: QuaternionLike,
+    scale?: Vector3Like,
+  ): void {
+    this.#tracker.setInstancePose(mesh, index, position, rotation, scale);
+  }
+
   /** {@link ThreeFixedLoop.teleport} for instance `index` of `mesh`; it keeps its scale. */
   teleportInstance(
     mesh: InstancedMesh,

@@ -4,7 +4,7 @@
  * their interpolation.
  */
 import { ThreeFixedLoop } from '@fixedtick/three';
-import { Object3D, Quaternion, Vector3 } from 'three';
+import { InstancedMesh, Matrix4, Object3D, Quaternion, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 
 /** One simulated second at 144 fps (60 Hz steps). */
@@ -109,5 +109,33 @@ describe('ThreeFixedLoop options', () => {
     expect(() => new ThreeFixedLoop({ tickrate: 30 } as never)).toThrowError(
       /did you mean "tickRate"/,
     );
+  });
+});
+
+describe('setInstancePose', () => {
+  it('inside fixedUpdate it is the step’s pose (drawn interpolated); outside, a teleport', () => {
+    const loop = new ThreeFixedLoop({ tickRate: 60 });
+    const mesh = new InstancedMesh(undefined, undefined, 2);
+    const m = new Matrix4();
+    for (let i = 0; i < 2; i++) mesh.setMatrixAt(i, m.makeScale(2, 2, 2));
+    loop.trackInstance(mesh, 0);
+    loop.trackInstance(mesh, 1);
+    let x = 0;
+    loop.onFixedUpdate(() => {
+      x += 1;
+      loop.setInstancePose(mesh, 0, new Vector3(x, 0, 0));
+    });
+    const info = loop.advance(1 / 60 + 0.5 / 60); // one step, alpha 0.5
+    expect(info.steps).toBe(1);
+    expect(loop.getSimulationPose(mesh, 0).position[0]).toBe(1);
+    expect(loop.getSimulationPose(mesh, 0).scale[0]).toBeCloseTo(2, 6); // kept its own scale
+    const drawn = new Vector3();
+    mesh.getMatrixAt(0, m).decompose(drawn, new Quaternion(), new Vector3());
+    expect(drawn.x).toBeCloseTo(0.5, 6); // halfway from 0 to 1
+    // outside the step: a teleport, drawn at once
+    loop.setInstancePose(mesh, 1, new Vector3(0, 7, 0));
+    mesh.getMatrixAt(1, m).decompose(drawn, new Quaternion(), new Vector3());
+    expect(drawn.y).toBe(7);
+    expect(() => loop.setInstancePose(mesh, 5, new Vector3())).toThrowError(RangeError);
   });
 });

@@ -5,7 +5,7 @@
  * @internal
  */
 import { optionError } from '../options.ts';
-import { ALL_COMPONENTS, differingComponents } from './components.ts';
+import { ALL_COMPONENTS, differingComponents, sameRow } from './components.ts';
 import {
   changedInstanceComponents,
   composeMatrix,
@@ -13,6 +13,7 @@ import {
   sameMatrix,
 } from './instance-matrix.ts';
 import { adoptRow, settleOrMove } from './node-slots.ts';
+import { FED, RESTORE } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 export function matricesOf<Node extends object>(st: TrackerState<Node>, mesh: Node): Float32Array {
@@ -41,6 +42,17 @@ export function captureInstance<Node extends object>(st: TrackerState<Node>, slo
   const o = index[slot] * M;
   const h = slot * M;
   const s = st.scratch;
+  const flags = st.slots.flags;
+  if (flags[slot] & FED) {
+    // the step gave the pose itself: no matrix to read back
+    flags[slot] &= ~FED;
+    const r = slot * S;
+    const fed = st.slots.fed;
+    const moved = !sameRow(fed, r, st.poses.current, r);
+    settleOrMove(st, slot, moved, fed, r);
+    if (flags[slot] & RESTORE) composeMatrix(simMatrix, h, st.poses.current, r);
+    return;
+  }
   let moved = false;
   if (!sameMatrix(matrices, o, heldMatrix, h)) {
     decompose(st, matrices, o, s, 0);

@@ -27,6 +27,8 @@ export const RESET_AFTER_STEP = 16;
 export const RESTORE = 32;
 /** In `'extrapolate'` mode. */
 export const EXTRAPOLATE = 64;
+/** An instance whose pose for the step under way was given (`setInstancePose`), not written as a matrix. */
+export const FED = 128;
 
 function grow<T extends Float64Array | Float32Array | Int32Array | Uint8Array>(
   array: T,
@@ -53,6 +55,8 @@ export class SlotTable<Node> {
   held = new Float64Array(0);
   /** By slot × 10: a WORLD node's simulation pose in its stored numbers (restored exactly). */
   simLocal = new Float64Array(0);
+  /** By slot × 10: an instance's pose given for the step under way (`FED`). */
+  fed = new Float64Array(0);
   /** By slot × 16: the matrix an instance holds as far as the tracker knows. */
   heldMatrix = new Float32Array(0);
   /** By slot × 16: the matrix captured with an instance's simulation pose (restored exactly). */
@@ -66,6 +70,7 @@ export class SlotTable<Node> {
     this.flags = grow(this.flags, n);
     this.held = grow(this.held, n * POSE_STRIDE);
     this.simLocal = grow(this.simLocal, n * POSE_STRIDE);
+    this.fed = grow(this.fed, n * POSE_STRIDE);
     this.heldMatrix = grow(this.heldMatrix, n * MATRIX_STRIDE);
     this.simMatrix = grow(this.simMatrix, n * MATRIX_STRIDE);
   }

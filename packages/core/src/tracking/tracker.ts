@@ -33,7 +33,14 @@
 import type { FixedLoop, LoopAdapter } from '../fixed-loop.ts';
 import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
-import { ALL_COMPONENTS, copyComponents, ROTATION } from './components.ts';
+import {
+  ALL_COMPONENTS,
+  copyComponents,
+  copyRow,
+  POSITION,
+  ROTATION,
+  SCALE,
+} from './components.ts';
 import { afterStep, beforeSteps, beginFrame, interpolate } from './frame-passes.ts';
 import { collect, resetList } from './hierarchy.ts';
 import { composeMatrix, copyMatrix, sameMatrix } from './instance-matrix.ts';
@@ -58,7 +65,7 @@ import {
   setFollows,
   setMode,
 } from './slot-lifecycle.ts';
-import { FOLLOWS_DEFAULT, RESET_AFTER_STEP, RESTING, RESTORE, WORLD } from './slot-table.ts';
+import { FED, FOLLOWS_DEFAULT, RESET_AFTER_STEP, RESTING, RESTORE, WORLD } from './slot-table.ts';
 import {
   checkTeleport,
   type InstanceTrackOptions,
@@ -70,6 +77,12 @@ import {
   type Vector3Like,
 } from './track-options.ts';
 import { M, type MeshEntry, S, TrackerState } from './tracker-state.ts';
+
+function setPart(rows: Float64Array, at: number, v: Vector3Like): void {
+  rows[at] = v.x;
+  rows[at + 1] = v.y;
+  rows[at + 2] = v.z;
+}
 
 /** Tracks the nodes of one engine for one {@link FixedLoop}; see the module doc. */
 export class Tracker<Node extends object> implements LoopAdapter {
@@ -404,6 +417,49 @@ export class Tracker<Node extends object> implements LoopAdapter {
     this.#state.list[0] = slot;
     resetList(this.#state, 1);
     this.#state.platform.adopted?.(mesh, slot, c, r, mask, index);
+  }
+
+  /**
+   * Gives instance `index` of `mesh` its pose: inside `fixedUpdate`, the pose the step leaves it
+   * at (the fast way to move instances: no matrix is written and none read back — the
+   * interpolated matrices are composed from the poses once per frame); outside the step, a
+   * teleport. Omitted parts keep their simulation values.
+   */
+  setInstancePose(
+    mesh: Node,
+    index: number,
+    position?: Vector3Like,
+    rotation?: QuaternionLike,
+    scale?: Vector3Like,
+  ): void {
+    const st = this.#state;
+    const slot = st.meshes.get(mesh)?.slots.get(index);
+    if (slot === undefined) throw optionError('index', index, 'a tracked instance index');
+    if (position !== undefined) checkTeleport(position, undefined);
+    if (rotation !== undefined) checkTeleport({ x: 0, y: 0, z: 0 }, rotation);
+    if (scale !== undefined) checkTeleport(scale, undefined);
+    const r = slot * S;
+    const flags = st.slots.flags;
+    const rows = st.holding ? st.slots.fed : st.poses.current;
+    if (st.holding && !(flags[slot] & FED)) {
+      copyRow(rows, r, st.poses.current, r);
+      flags[slot] |= FED;
+    }
+    if (position !== undefined) setPart(rows, r, position);
+    if (rotation !== undefined) {
+      rows[r + 3] = rotation.x;
+      rows[r + 4] = rotation.y;
+      rows[r + 5] = rotation.z;
+      rows[r + 6] = rotation.w;
+    }
+    if (scale !== undefined) setPart(rows, r + 7, scale);
+    if (st.holding) return;
+    adoptPending(st, slot);
+    composeMatrix(st.slots.simMatrix, slot * M, st.poses.current, r);
+    st.list[0] = slot;
+    resetList(st, 1);
+    const mask = (position ? POSITION : 0) | (rotation ? ROTATION : 0) | (scale ? SCALE : 0);
+    st.platform.adopted?.(mesh, slot, st.poses.current, r, mask, index);
   }
 
   /**
