@@ -10,6 +10,7 @@ import {
   captureInstance,
   checkInstance,
   interpolateInstance,
+  refreshMatrices,
   restoreInstance,
   upload,
 } from './instance-slots.ts';
@@ -18,6 +19,7 @@ import { RESTING, RESTORE, SETTLED } from './slot-table.ts';
 import type { TrackerState } from './tracker-state.ts';
 
 export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
+  refreshMatrices(st);
   st.checkPending = true;
   st.capturePending = false;
   st.holding = false;

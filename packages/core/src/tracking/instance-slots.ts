@@ -37,7 +37,7 @@ export function decompose<Node extends object>(
 
 export function captureInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
   const { nodes, index, heldMatrix, simMatrix } = st.slots;
-  const matrices = st.platform.instanceMatrices?.(nodes[slot] as Node);
+  const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
   const o = index[slot] * M;
   const h = slot * M;
@@ -66,7 +66,7 @@ export function captureInstance<Node extends object>(st: TrackerState<Node>, slo
 export function checkInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
   const { nodes, index, heldMatrix, simMatrix } = st.slots;
   const mesh = nodes[slot] as Node;
-  const matrices = st.platform.instanceMatrices?.(mesh);
+  const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
   const o = index[slot] * M;
   const h = slot * M;
@@ -87,7 +87,8 @@ export function restoreInstance<Node extends object>(st: TrackerState<Node>, slo
   const { nodes, index, heldMatrix, simMatrix } = st.slots;
   const h = slot * M;
   if (sameMatrix(heldMatrix, h, simMatrix, h)) return;
-  const matrices = matricesOf(st, nodes[slot] as Node);
+  const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
+  if (!matrices) return;
   copyMatrix(matrices, index[slot] * M, simMatrix, h);
   copyMatrix(heldMatrix, h, simMatrix, h);
   (st.entryOf[slot] as MeshEntry<Node>).written = true;
@@ -109,7 +110,7 @@ export function showInstanceRow<Node extends object>(
   rows: Float64Array,
 ): void {
   const { nodes, index, heldMatrix } = st.slots;
-  const matrices = st.platform.instanceMatrices?.(nodes[slot] as Node);
+  const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
   const o = index[slot] * M;
   composeMatrix(matrices, o, rows, slot * S);
@@ -124,5 +125,16 @@ export function upload<Node extends object>(st: TrackerState<Node>): void {
     if (!entry.written) continue;
     entry.written = false;
     st.platform.instancesUpdated?.(entry.mesh);
+  }
+}
+
+/**
+ * Asks the platform for every mesh's matrix buffer again (once per frame: a mesh may have been
+ * given a new one); the passes use these.
+ */
+export function refreshMatrices<Node extends object>(st: TrackerState<Node>): void {
+  const list = st.meshList;
+  for (let i = 0; i < list.length; i++) {
+    list[i].matrices = st.platform.instanceMatrices?.(list[i].mesh) ?? null;
   }
 }

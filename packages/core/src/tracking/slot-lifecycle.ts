@@ -63,8 +63,10 @@ export function dropInstance<Node extends object>(
   slot: number,
 ): void {
   entry.slots.delete(index);
+  if (index < entry.dense.length) entry.dense[index] = 0;
   remove(st, slot);
   if (entry.slots.size === 0) {
+    if (st.lastEntry === entry) st.lastEntry = undefined;
     st.meshes.delete(entry.mesh);
     st.meshList = st.meshList.filter((e) => e !== entry);
   }

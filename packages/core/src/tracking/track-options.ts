@@ -53,11 +53,16 @@ export interface TrackerOptions {
   nodeName?: string;
 }
 
-function isFiniteVector(v: unknown, w: boolean): boolean {
+/** True if `v` is an `{ x, y, z }` (with `w`, if `w`) of finite numbers; allocates nothing. */
+export function isFiniteVector(v: unknown, w: boolean): boolean {
   if (v === null || typeof v !== 'object') return false;
-  const o = v as Record<string, unknown>;
-  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n);
-  return ok(o.x) && ok(o.y) && ok(o.z) && (!w || ok(o.w));
+  const o = v as { x: unknown; y: unknown; z: unknown; w?: unknown };
+  return (
+    Number.isFinite(o.x) &&
+    Number.isFinite(o.y) &&
+    Number.isFinite(o.z) &&
+    (!w || Number.isFinite(o.w))
+  );
 }
 
 /** The mode an options object asks for (`undefined`: follow the default); throws for a bad one. */

@@ -20,6 +20,10 @@ export interface MeshEntry<Node> {
   readonly mesh: Node;
   /** Its slots by instance index. */
   readonly slots: Map<number, number>;
+  /** By instance index: its slot + 1, or 0 (the per-step lookup of `setInstancePose`). */
+  dense: Int32Array;
+  /** Its matrix buffer, as the platform gave it at the start of the frame. */
+  matrices: Float32Array | null;
   /** Its matrix buffer was rewritten this pass: upload it. */
   written: boolean;
 }
@@ -49,6 +53,8 @@ export class TrackerState<Node extends object> {
   capturePending = false;
   /** Steps run in this frame so far. */
   stepsRun = 0;
+  /** The mesh entry `setInstancePose` used last (instances are moved mesh by mesh). */
+  lastEntry: MeshEntry<Node> | undefined = undefined;
   /** The mode of nodes tracked without one. */
   defaultMode: InterpolationMode = 'interpolate';
 

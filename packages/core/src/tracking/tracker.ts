@@ -69,6 +69,7 @@ import { FED, FOLLOWS_DEFAULT, RESET_AFTER_STEP, RESTING, RESTORE, WORLD } from 
 import {
   checkTeleport,
   type InstanceTrackOptions,
+  isFiniteVector,
   modeOption,
   type QuaternionLike,
   setTeleported,
@@ -183,11 +184,24 @@ export class Tracker<Node extends object> implements LoopAdapter {
     const matrices = matricesOf(this.#state, mesh);
     const slot = add(this.#state, mesh, index, mode, options.restore === true ? RESTORE : 0);
     if (entry === undefined) {
-      entry = { mesh, slots: new Map(), written: false };
+      entry = {
+        mesh,
+        slots: new Map(),
+        dense: new Int32Array(0),
+        matrices,
+        written: false,
+      };
       this.#state.meshes.set(mesh, entry);
       this.#state.meshList = [...this.#state.meshList, entry];
     }
     entry.slots.set(index, slot);
+    if (index >= entry.dense.length) {
+      const dense = new Int32Array(Math.max(index + 1, entry.dense.length * 2));
+      dense.set(entry.dense);
+      entry.dense = dense;
+    }
+    entry.dense[index] = slot + 1;
+    entry.matrices = matrices;
     this.#state.entryOf[slot] = entry;
     const { heldMatrix, simMatrix } = this.#state.slots;
     copyMatrix(heldMatrix, slot * M, matrices, index * M);
@@ -433,11 +447,22 @@ export class Tracker<Node extends object> implements LoopAdapter {
     scale?: Vector3Like,
   ): void {
     const st = this.#state;
-    const slot = st.meshes.get(mesh)?.slots.get(index);
-    if (slot === undefined) throw optionError('index', index, 'a tracked instance index');
-    if (position !== undefined) checkTeleport(position, undefined);
-    if (rotation !== undefined) checkTeleport({ x: 0, y: 0, z: 0 }, rotation);
-    if (scale !== undefined) checkTeleport(scale, undefined);
+    let entry = st.lastEntry;
+    if (entry === undefined || entry.mesh !== mesh) {
+      entry = st.meshes.get(mesh);
+      st.lastEntry = entry;
+    }
+    const slot = (entry?.dense[index] ?? 0) - 1;
+    if (slot < 0) throw optionError('index', index, 'a tracked instance index');
+    if (position !== undefined && !isFiniteVector(position, false)) {
+      throw optionError('position', position, 'an { x, y, z } of finite numbers');
+    }
+    if (rotation !== undefined && !isFiniteVector(rotation, true)) {
+      throw optionError('rotation', rotation, 'an { x, y, z, w } of finite numbers');
+    }
+    if (scale !== undefined && !isFiniteVector(scale, false)) {
+      throw optionError('scale', scale, 'an { x, y, z } of finite numbers');
+    }
     const r = slot * S;
     const flags = st.slots.flags;
     const rows = st.holding ? st.slots.fed : st.poses.current;
