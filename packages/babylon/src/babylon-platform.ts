@@ -18,7 +18,7 @@ import {
   type Tracker,
   type TrackingPlatform,
 } from '@fixedtick/core/tracking';
-import type { BodyLike, NodeLike, QuatLike } from './babylon-shapes.ts';
+import type { BodyLike, NodeLike, QuatLike, Vec3Like } from './babylon-shapes.ts';
 import type { HavokStepper } from './havok-stepper.ts';
 import { pushThinInstances } from './thin-instances.ts';
 
@@ -45,16 +45,22 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   readonly #saved = new Float64Array(10);
   /** A world-space simulation pose in the node's local terms, for `adopted`. */
   readonly #localPose = new Float64Array(10);
+  /** By slot: the node's `position`, `rotationQuaternion` and `scaling` objects when last read. */
+  readonly #pos: Vec3Like[] = [];
+  readonly #rot: QuatLike[] = [];
+  readonly #scl: Vec3Like[] = [];
 
   /** @param stepper the Havok stepper (teleports go through its physics engine). */
   constructor(stepper: HavokStepper) {
     this.#stepper = stepper;
   }
 
-  read(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
+  /** Reads the node's pose through its current vector objects (and keeps them for the writes). */
+  read(node: NodeLike, slot: number, rows: Float64Array, at: number): void {
     const p = node.position;
     const q = quaternionOf(node);
     const s = node.scaling;
+    if (slot >= 0) this.#bind(slot, p, q, s);
     rows[at] = p.x;
     rows[at + 1] = p.y;
     rows[at + 2] = p.z;
@@ -67,11 +73,29 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     rows[at + 9] = s.z;
   }
 
-  compare(node: NodeLike, _slot: number, rows: Float64Array, at: number): ComponentMask {
-    const p = node.position;
-    const q = quaternionOf(node);
-    const s = node.scaling;
+  /**
+   * Compares through the vector objects kept for the slot: Babylon nodes are large and scattered,
+   * so not touching the node saves a cache miss per body per frame. The `thorough` check (before
+   * the steps) also looks for a vector object replaced on the node (`mesh.position = new
+   * Vector3(…)`), which counts as a write of that component.
+   */
+  compare(
+    node: NodeLike,
+    slot: number,
+    rows: Float64Array,
+    at: number,
+    thorough: boolean,
+  ): ComponentMask {
     let mask = 0;
+    if (thorough) {
+      if (node.position !== this.#pos[slot]) mask = POSITION;
+      if (node.rotationQuaternion !== this.#rot[slot]) mask |= ROTATION;
+      if (node.scaling !== this.#scl[slot]) mask |= SCALE;
+      if (mask !== 0) return mask;
+    }
+    const p = this.#pos[slot];
+    const q = this.#rot[slot];
+    const s = this.#scl[slot];
     if (p.x !== rows[at] || p.y !== rows[at + 1] || p.z !== rows[at + 2]) mask = POSITION;
     if (
       q.x !== rows[at + 3] ||
@@ -85,16 +109,21 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     return mask;
   }
 
-  writePosition(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
-    node.position.set(rows[at], rows[at + 1], rows[at + 2]);
+  writePosition(node: NodeLike, slot: number, rows: Float64Array, at: number): void {
+    (slot >= 0 ? this.#pos[slot] : node.position).set(rows[at], rows[at + 1], rows[at + 2]);
   }
 
-  writeRotation(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
-    quaternionOf(node).set(rows[at + 3], rows[at + 4], rows[at + 5], rows[at + 6]);
+  writeRotation(node: NodeLike, slot: number, rows: Float64Array, at: number): void {
+    (slot >= 0 ? this.#rot[slot] : quaternionOf(node)).set(
+      rows[at + 3],
+      rows[at + 4],
+      rows[at + 5],
+      rows[at + 6],
+    );
   }
 
-  writeScale(node: NodeLike, _slot: number, rows: Float64Array, at: number): void {
-    node.scaling.set(rows[at + 7], rows[at + 8], rows[at + 9]);
+  writeScale(node: NodeLike, slot: number, rows: Float64Array, at: number): void {
+    (slot >= 0 ? this.#scl[slot] : node.scaling).set(rows[at + 7], rows[at + 8], rows[at + 9]);
   }
 
   parentOf(node: NodeLike): NodeLike | null {
@@ -225,6 +254,12 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     to[toAt + 7] = from[at + 7];
     to[toAt + 8] = from[at + 8];
     to[toAt + 9] = from[at + 9];
+  }
+
+  #bind(slot: number, p: Vec3Like, q: QuatLike, s: Vec3Like): void {
+    this.#pos[slot] = p;
+    this.#rot[slot] = q;
+    this.#scl[slot] = s;
   }
 
   #toRow(rows: Float64Array, at: number, p: Vector3, q: Quaternion): void {

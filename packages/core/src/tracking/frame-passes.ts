@@ -73,7 +73,9 @@ export function captureAll<Node extends object>(st: TrackerState<Node>): void {
 
 /**
  * The capture of the frame's last step (if it ran one), then the render pose of every node
- * that is not at rest, for the loop's alpha.
+ * that is not at rest, for the loop's alpha. Nodes and instances go in passes of their own, so
+ * that the node pass stays small enough for V8 to inline its per-slot steps
+ * (docs/performance.md, "The tracker").
  */
 export function interpolate<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
   const check = st.checkPending;
@@ -81,30 +83,48 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   st.checkPending = false;
   st.capturePending = false;
   st.holding = false;
+  st.poses.setClock(loop);
+  interpolateNodes(st, check, captureLast);
+  if (st.meshList.length !== 0) interpolateInstances(st, check, captureLast);
+  upload(st);
+}
+
+function interpolateNodes<Node extends object>(
+  st: TrackerState<Node>,
+  check: boolean,
+  captureLast: boolean,
+): void {
   const poses = st.poses;
-  poses.setClock(loop);
   const { nodes, index, flags } = st.slots;
   const size = poses.size;
   const output = poses.output;
   for (let slot = 0; slot < size; slot++) {
-    if (nodes[slot] === undefined) continue;
-    if (captureLast) {
-      if (index[slot] >= 0) captureInstance(st, slot);
-      else capture(st, slot);
-    }
-    if (flags[slot] & RESTING) continue;
-    if (index[slot] >= 0) {
-      interpolateInstance(st, slot, check);
-    } else {
-      if (check) {
-        const mask = written(st, slot);
-        if (mask !== 0) adopt(st, slot, mask);
-      }
-      poses.interpolateSlotAt(slot);
-      show(st, slot, output);
-    }
+    if (nodes[slot] === undefined || index[slot] >= 0) continue;
+    if (captureLast) capture(st, slot);
     const f = flags[slot];
-    if (f & SETTLED) flags[slot] = (f & ~SETTLED) | RESTING;
+    if (f & RESTING) continue;
+    if (check) {
+      const mask = written(st, slot, false);
+      if (mask !== 0) adopt(st, slot, mask);
+    }
+    poses.interpolateSlotAt(slot);
+    show(st, slot, output);
+    if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
-  upload(st);
+}
+
+function interpolateInstances<Node extends object>(
+  st: TrackerState<Node>,
+  check: boolean,
+  captureLast: boolean,
+): void {
+  const { nodes, index, flags } = st.slots;
+  const size = st.poses.size;
+  for (let slot = 0; slot < size; slot++) {
+    if (nodes[slot] === undefined || index[slot] < 0) continue;
+    if (captureLast) captureInstance(st, slot);
+    if (flags[slot] & RESTING) continue;
+    interpolateInstance(st, slot, check);
+    if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
+  }
 }

@@ -24,12 +24,16 @@ import { S, type TrackerState } from './tracker-state.ts';
  * The components others wrote to the slot's node since the tracker last left it; when there
  * are any, the node's pose is in scratch row 0.
  */
-export function written<Node extends object>(st: TrackerState<Node>, slot: number): ComponentMask {
+export function written<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  thorough = true,
+): ComponentMask {
   const node = st.slots.nodes[slot] as Node;
   const platform = st.platform;
   const s = st.scratch;
   if (platform.compare !== undefined) {
-    const mask = platform.compare(node, slot, st.slots.held, slot * S);
+    const mask = platform.compare(node, slot, st.slots.held, slot * S, thorough);
     if (mask !== 0) platform.read(node, slot, s, 0);
     return mask;
   }

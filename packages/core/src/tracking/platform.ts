@@ -26,10 +26,19 @@ export interface TrackingPlatform<Node extends object> {
   read(node: Node, slot: number, rows: Float64Array, at: number): void;
   /**
    * Which components of the pose `node` stores differ (`!==`) from `rows[at..at+9]`: the write
-   * check, run for every node before the steps. Optional — without it the tracker reads the
-   * node and compares — but a platform that compares in place saves storing ten numbers per node.
+   * check. Optional — without it the tracker reads the node and compares — but a platform that
+   * compares in place saves storing ten numbers per node. `thorough` is false only for the check of
+   * a frame without steps, right before the tracker writes the node: a platform may then skip what
+   * it checks before the steps anyway (Babylon: whether a vector object was replaced), since a
+   * miss there only delays a write's adoption to the next frame that steps.
    */
-  compare?(node: Node, slot: number, rows: Float64Array, at: number): ComponentMask;
+  compare?(
+    node: Node,
+    slot: number,
+    rows: Float64Array,
+    at: number,
+    thorough: boolean,
+  ): ComponentMask;
   /** Writes the position `rows[at..at+2]` to `node`. */
   writePosition(node: Node, slot: number, rows: Float64Array, at: number): void;
   /**
