@@ -157,16 +157,14 @@ export function compareRounds(
 
 /** Start times of the garbage collections seen so far (a `PerformanceObserver` on `gc`). */
 const gcStarts: number[] = [];
-let gcObserver: PerformanceObserver | undefined;
+let observing = false;
 
 function observeGc(): void {
-  gcObserver ??= (() => {
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) gcStarts.push(entry.startTime);
-    });
-    observer.observe({ entryTypes: ['gc'] });
-    return observer;
-  })();
+  if (observing) return;
+  observing = true;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcStarts.push(entry.startTime);
+  }).observe({ entryTypes: ['gc'] });
 }
 
 /** True if a garbage collection started between `from` and `to` (`performance.now()` times). */

@@ -36,7 +36,7 @@ export function decompose<Node extends object>(
 }
 
 export function captureInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
-  const { nodes, index, heldMatrix, simMatrix } = st.slots;
+  const { index, heldMatrix, simMatrix } = st.slots;
   const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
   const o = index[slot] * M;
@@ -84,7 +84,7 @@ export function checkInstance<Node extends object>(st: TrackerState<Node>, slot:
 }
 
 export function restoreInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
-  const { nodes, index, heldMatrix, simMatrix } = st.slots;
+  const { index, heldMatrix, simMatrix } = st.slots;
   const h = slot * M;
   if (sameMatrix(heldMatrix, h, simMatrix, h)) return;
   const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
