@@ -109,7 +109,7 @@ export function showInstanceRow<Node extends object>(
   slot: number,
   rows: Float64Array,
 ): void {
-  const { nodes, index, heldMatrix } = st.slots;
+  const { index, heldMatrix } = st.slots;
   const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
   const o = index[slot] * M;
