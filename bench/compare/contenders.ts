@@ -62,7 +62,7 @@ export interface LoopSpec {
   /** Fixed steps per second. */
   hz: number;
   /** A step cap the scenario asks for; contenders without one ignore it (and say so). */
-  cap?: number;
+  cap?: number | undefined;
   /** Once per fixed step, with the contender's step in seconds. */
   step(dt: number): void;
   /** Once per frame after the steps. */
@@ -71,7 +71,7 @@ export interface LoopSpec {
    * @thi.ng/timestep only: its own state objects (`defVector3`, …) to pass to `sim.update`
    * before the item that calls `step` / `render`.
    */
-  thingItems?: readonly ThingItem[];
+  thingItems?: readonly ThingItem[] | undefined;
 }
 
 /** thi.ng's `ITimeStep`: what `sim.update(now, items)` integrates and interpolates. */

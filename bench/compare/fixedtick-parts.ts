@@ -29,11 +29,18 @@ export interface BabylonLoopLike {
 
 /** The parts found, and why the others are missing. */
 export interface FixedtickParts {
-  InputLatch?: new (loop: FixedLoop) => LatchLike;
-  ThreeFixedLoop?: new (options: { tickRate: number }) => ThreeLoopLike;
-  BabylonFixedLoop?: new (scene: Scene, options: { tickRate: number }) => BabylonLoopLike;
+  InputLatch?: (new (loop: FixedLoop) => LatchLike) | undefined;
+  ThreeFixedLoop?: (new (options: { tickRate: number }) => ThreeLoopLike) | undefined;
+  BabylonFixedLoop?:
+    | (new (
+        scene: Scene,
+        options: { tickRate: number },
+      ) => BabylonLoopLike)
+    | undefined;
   /** Why a part is missing. */
-  missing: Partial<Record<'InputLatch' | 'ThreeFixedLoop' | 'BabylonFixedLoop', string>>;
+  missing: Partial<
+    Record<'InputLatch' | 'ThreeFixedLoop' | 'BabylonFixedLoop', string | undefined>
+  >;
 }
 
 let cached: Promise<FixedtickParts> | undefined;

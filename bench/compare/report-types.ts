@@ -8,7 +8,7 @@ export interface Cell {
   value: string;
   raw?: unknown;
   /** How the contender was set up for this scenario, or why it cannot take part. */
-  note?: string;
+  note?: string | undefined;
 }
 
 /** One scenario measured through every contender that can express it. */

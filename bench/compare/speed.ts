@@ -219,7 +219,8 @@ export function interpolation(): Row {
   }
   const breakdown = (cells.three?.raw as { breakdown?: PhaseBreakdown | string } | undefined)
     ?.breakdown;
-  cells.fixedtick = ratiosOf(cells).length > 0 ? fixedtickSummary(cells) : cells.mainloop;
+  const fixedtick = ratiosOf(cells).length > 0 ? fixedtickSummary(cells) : cells.mainloop;
+  if (fixedtick !== undefined) cells.fixedtick = fixedtick;
   if (breakdown !== undefined && cells.fixedtick) {
     const summary = cells.fixedtick;
     summary.note =

@@ -15,7 +15,7 @@ export interface RenderLoopDriverOptions {
    * burst). `null` turns visibility handling off.
    * @defaultValue `globalThis.document` when there is one
    */
-  document?: VisibilityDocument | null;
+  document?: VisibilityDocument | null | undefined;
 }
 
 /**

@@ -35,7 +35,7 @@ export interface FrameCallbackDriverOptions {
    * The document whose visibility pauses the loop, read at `start()`; `null` for none.
    * @defaultValue `globalThis.document` (none outside a browser)
    */
-  document?: VisibilityDocument | null;
+  document?: VisibilityDocument | null | undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ export interface RafHost {
   /** Cancels a scheduled callback (`window.cancelAnimationFrame`). */
   cancelAnimationFrame(handle: number): void;
   /** A `Document`: `hidden` and the `visibilitychange` event. Optional. */
-  document?: VisibilityDocument;
+  document?: VisibilityDocument | undefined;
 }
 
 /** Options of {@link rafDriver}. */
