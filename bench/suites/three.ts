@@ -90,14 +90,22 @@ function plainAdapter(
   return { loop, list };
 }
 
-/** What a three.js user writes by hand for the plain scene. */
-function plainHand(n: number): { loop: FixedLoop; list: Object3D[] } {
+/**
+ * The hand-written side's state: the previous and current pose of each body in `Vector3`s and
+ * `Quaternion`s, outside the drawn objects, shifted and set by a loop's step.
+ */
+function handState(n: number): {
+  loop: FixedLoop;
+  prevP: Vector3[];
+  currP: Vector3[];
+  prevQ: Quaternion[];
+  currQ: Quaternion[];
+} {
   const p = physics(n);
-  const list = objects(n);
-  const prevP = list.map((o) => o.position.clone());
-  const currP = list.map((o) => o.position.clone());
-  const prevQ = list.map(() => new Quaternion());
-  const currQ = list.map(() => new Quaternion());
+  const prevP = Array.from({ length: n }, (_, i) => new Vector3(i * 0.01, 0, 0));
+  const currP = Array.from({ length: n }, (_, i) => new Vector3(i * 0.01, 0, 0));
+  const prevQ = Array.from({ length: n }, () => new Quaternion());
+  const currQ = Array.from({ length: n }, () => new Quaternion());
   const loop = new FixedLoop({ tickRate: TICK_RATE });
   loop.onFixedUpdate((dt) => {
     for (let i = 0; i < n; i++) {
@@ -108,6 +116,13 @@ function plainHand(n: number): { loop: FixedLoop; list: Object3D[] } {
       currQ[i].set(0, Math.sin(half), 0, Math.cos(half));
     }
   });
+  return { loop, prevP, currP, prevQ, currQ };
+}
+
+/** What a three.js user writes by hand for the plain scene. */
+function plainHand(n: number): { loop: FixedLoop; list: Object3D[] } {
+  const list = objects(n);
+  const { loop, prevP, currP, prevQ, currQ } = handState(n);
   loop.onUpdate((_dt, alpha) => {
     for (let i = 0; i < n; i++) {
       const o = list[i];
@@ -147,22 +162,8 @@ function instancedAdapter(n: number): { loop: FixedLoop; mesh: InstancedMesh } {
 
 /** What a three.js user writes by hand for the instanced scene. */
 function instancedHand(n: number): { loop: FixedLoop; mesh: InstancedMesh } {
-  const p = physics(n);
   const mesh = instancedMesh(n);
-  const prevP = Array.from({ length: n }, (_, i) => new Vector3(i * 0.01, 0, 0));
-  const currP = Array.from({ length: n }, (_, i) => new Vector3(i * 0.01, 0, 0));
-  const prevQ = Array.from({ length: n }, () => new Quaternion());
-  const currQ = Array.from({ length: n }, () => new Quaternion());
-  const loop = new FixedLoop({ tickRate: TICK_RATE });
-  loop.onFixedUpdate((dt) => {
-    for (let i = 0; i < n; i++) {
-      const half = advance(p, i, dt);
-      prevP[i].copy(currP[i]);
-      prevQ[i].copy(currQ[i]);
-      currP[i].x = p.x[i];
-      currQ[i].set(0, Math.sin(half), 0, Math.cos(half));
-    }
-  });
+  const { loop, prevP, currP, prevQ, currQ } = handState(n);
   const m = new Matrix4();
   const position = new Vector3();
   const rotation = new Quaternion();

@@ -14,9 +14,11 @@ import {
   type ComponentMask,
   POSITION,
   ROTATION,
+  rowFromVectors,
   SCALE,
   type Tracker,
   type TrackingPlatform,
+  vectorsDiffer,
 } from '@fixedtick/core/tracking';
 import type { BodyLike, NodeLike, QuatLike, Vec3Like } from './babylon-shapes.ts';
 import type { HavokStepper } from './havok-stepper.ts';
@@ -61,16 +63,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     const q = quaternionOf(node);
     const s = node.scaling;
     if (slot >= 0) this.#bind(slot, p, q, s);
-    rows[at] = p.x;
-    rows[at + 1] = p.y;
-    rows[at + 2] = p.z;
-    rows[at + 3] = q.x;
-    rows[at + 4] = q.y;
-    rows[at + 5] = q.z;
-    rows[at + 6] = q.w;
-    rows[at + 7] = s.x;
-    rows[at + 8] = s.y;
-    rows[at + 9] = s.z;
+    rowFromVectors(rows, at, p, q, s);
   }
 
   /**
@@ -86,27 +79,14 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     at: number,
     thorough: boolean,
   ): ComponentMask {
-    let mask = 0;
     if (thorough) {
+      let mask = 0;
       if (node.position !== this.#pos[slot]) mask = POSITION;
       if (node.rotationQuaternion !== this.#rot[slot]) mask |= ROTATION;
       if (node.scaling !== this.#scl[slot]) mask |= SCALE;
       if (mask !== 0) return mask;
     }
-    const p = this.#pos[slot];
-    const q = this.#rot[slot];
-    const s = this.#scl[slot];
-    if (p.x !== rows[at] || p.y !== rows[at + 1] || p.z !== rows[at + 2]) mask = POSITION;
-    if (
-      q.x !== rows[at + 3] ||
-      q.y !== rows[at + 4] ||
-      q.z !== rows[at + 5] ||
-      q.w !== rows[at + 6]
-    ) {
-      mask |= ROTATION;
-    }
-    if (s.x !== rows[at + 7] || s.y !== rows[at + 8] || s.z !== rows[at + 9]) mask |= SCALE;
-    return mask;
+    return vectorsDiffer(rows, at, this.#pos[slot], this.#rot[slot], this.#scl[slot]);
   }
 
   writePosition(node: NodeLike, slot: number, rows: Float64Array, at: number): void {
@@ -221,10 +201,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     const m = this.#m[0];
     Matrix.FromArrayToRef(matrices, offset, m);
     m.decompose(this.#s, this.#q, this.#v);
-    this.#toRow(rows, at, this.#v, this.#q);
-    rows[at + 7] = this.#s.x;
-    rows[at + 8] = this.#s.y;
-    rows[at + 9] = this.#s.z;
+    rowFromVectors(rows, at, this.#v, this.#q, this.#s);
   }
 
   instancesUpdated(mesh: NodeLike): void {
@@ -250,25 +227,14 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   /** `m` decomposed to `to[toAt..]`: its position and normalised rotation; the scale of `from`. */
   #decomposed(m: Matrix, to: Float64Array, toAt: number, from: Float64Array, at: number): void {
     m.decompose(this.#s, this.#q, this.#v);
-    this.#toRow(to, toAt, this.#v, this.#q.normalize());
-    to[toAt + 7] = from[at + 7];
-    to[toAt + 8] = from[at + 8];
-    to[toAt + 9] = from[at + 9];
+    // the node's own scale, not the decomposed one: Havok does not simulate scale
+    this.#s.set(from[at + 7], from[at + 8], from[at + 9]);
+    rowFromVectors(to, toAt, this.#v, this.#q.normalize(), this.#s);
   }
 
   #bind(slot: number, p: Vec3Like, q: QuatLike, s: Vec3Like): void {
     this.#pos[slot] = p;
     this.#rot[slot] = q;
     this.#scl[slot] = s;
-  }
-
-  #toRow(rows: Float64Array, at: number, p: Vector3, q: Quaternion): void {
-    rows[at] = p.x;
-    rows[at + 1] = p.y;
-    rows[at + 2] = p.z;
-    rows[at + 3] = q.x;
-    rows[at + 4] = q.y;
-    rows[at + 5] = q.z;
-    rows[at + 6] = q.w;
   }
 }

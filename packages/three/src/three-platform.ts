@@ -11,10 +11,9 @@
  */
 import {
   type ComponentMask,
-  POSITION,
-  ROTATION,
-  SCALE,
+  rowFromVectors,
   type TrackingPlatform,
+  vectorsDiffer,
 } from '@fixedtick/core/tracking';
 import { type InstancedMesh, Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
 import { restoreRotation, setRotation } from './rotation-sync.ts';
@@ -31,37 +30,11 @@ export class ThreePlatform implements TrackingPlatform<Object3D> {
   readonly #scale = new Vector3();
 
   read(object: Object3D, _slot: number, rows: Float64Array, at: number): void {
-    const p = object.position;
-    const q = object.quaternion;
-    const s = object.scale;
-    rows[at] = p.x;
-    rows[at + 1] = p.y;
-    rows[at + 2] = p.z;
-    rows[at + 3] = q.x;
-    rows[at + 4] = q.y;
-    rows[at + 5] = q.z;
-    rows[at + 6] = q.w;
-    rows[at + 7] = s.x;
-    rows[at + 8] = s.y;
-    rows[at + 9] = s.z;
+    rowFromVectors(rows, at, object.position, object.quaternion, object.scale);
   }
 
   compare(object: Object3D, _slot: number, rows: Float64Array, at: number): ComponentMask {
-    const p = object.position;
-    const q = object.quaternion;
-    const s = object.scale;
-    let mask = 0;
-    if (p.x !== rows[at] || p.y !== rows[at + 1] || p.z !== rows[at + 2]) mask = POSITION;
-    if (
-      q.x !== rows[at + 3] ||
-      q.y !== rows[at + 4] ||
-      q.z !== rows[at + 5] ||
-      q.w !== rows[at + 6]
-    ) {
-      mask |= ROTATION;
-    }
-    if (s.x !== rows[at + 7] || s.y !== rows[at + 8] || s.z !== rows[at + 9]) mask |= SCALE;
-    return mask;
+    return vectorsDiffer(rows, at, object.position, object.quaternion, object.scale);
   }
 
   writePosition(object: Object3D, _slot: number, rows: Float64Array, at: number): void {
@@ -130,16 +103,7 @@ export class ThreePlatform implements TrackingPlatform<Object3D> {
     const q = this.#quaternion;
     const s = this.#scale;
     this.#matrix.fromArray(matrices, offset).decompose(p, q, s);
-    rows[at] = p.x;
-    rows[at + 1] = p.y;
-    rows[at + 2] = p.z;
-    rows[at + 3] = q.x;
-    rows[at + 4] = q.y;
-    rows[at + 5] = q.z;
-    rows[at + 6] = q.w;
-    rows[at + 7] = s.x;
-    rows[at + 8] = s.y;
-    rows[at + 9] = s.z;
+    rowFromVectors(rows, at, p, q, s);
   }
 
   instancesUpdated(mesh: Object3D): void {

@@ -12,7 +12,11 @@ export {
   differingComponents,
   POSITION,
   ROTATION,
+  rowFromVectors,
   SCALE,
+  vectorsDiffer,
+  type XYZ,
+  type XYZW,
 } from '../tracking/components.ts';
 export { composeMatrix, MATRIX_STRIDE } from '../tracking/instance-matrix.ts';
 export type { TrackingPlatform } from '../tracking/platform.ts';

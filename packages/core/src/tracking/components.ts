@@ -80,3 +80,57 @@ export function copyComponents(
     to[i + 9] = from[j + 9];
   }
 }
+
+/** An engine's vector: three's and Babylon's `Vector3`, or any `{ x, y, z }`. */
+export interface XYZ {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+}
+
+/** An engine's quaternion: three's and Babylon's `Quaternion`, or any `{ x, y, z, w }`. */
+export interface XYZW extends XYZ {
+  readonly w: number;
+}
+
+/**
+ * Writes a pose held as engine vectors — position `p`, rotation `q`, scale `s` — into the row at
+ * `rows[at..at+9]`: what a platform's `read` does for an engine that keeps poses in vector objects.
+ */
+export function rowFromVectors(rows: Float64Array, at: number, p: XYZ, q: XYZW, s: XYZ): void {
+  rows[at] = p.x;
+  rows[at + 1] = p.y;
+  rows[at + 2] = p.z;
+  rows[at + 3] = q.x;
+  rows[at + 4] = q.y;
+  rows[at + 5] = q.z;
+  rows[at + 6] = q.w;
+  rows[at + 7] = s.x;
+  rows[at + 8] = s.y;
+  rows[at + 9] = s.z;
+}
+
+/**
+ * The components in which a pose held as engine vectors differs (`!==`) from the row at
+ * `rows[at..]`: a platform's `compare` for an engine that keeps poses in vector objects.
+ */
+export function vectorsDiffer(
+  rows: Float64Array,
+  at: number,
+  p: XYZ,
+  q: XYZW,
+  s: XYZ,
+): ComponentMask {
+  let mask = 0;
+  if (p.x !== rows[at] || p.y !== rows[at + 1] || p.z !== rows[at + 2]) mask = POSITION;
+  if (
+    q.x !== rows[at + 3] ||
+    q.y !== rows[at + 4] ||
+    q.z !== rows[at + 5] ||
+    q.w !== rows[at + 6]
+  ) {
+    mask |= ROTATION;
+  }
+  if (s.x !== rows[at + 7] || s.y !== rows[at + 8] || s.z !== rows[at + 9]) mask |= SCALE;
+  return mask;
+}

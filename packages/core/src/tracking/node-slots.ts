@@ -78,7 +78,7 @@ export function adoptRow<Node extends object>(
     copyComponents(local, r, from, 0, mask);
     source = st.scratch;
     at = 2 * S;
-    toSimulation(st, st.slots.nodes[slot] as Node, local, r, source, at);
+    convert(st, true, st.slots.nodes[slot] as Node, local, r, source, at);
   }
   copyComponents(poses.current, r, source, at, mask);
   copyComponents(poses.previous, r, source, at, mask);
@@ -117,7 +117,7 @@ export function show<Node extends object>(
 ): void {
   if (st.slots.flags[slot] & WORLD) {
     const s = st.scratch;
-    toLocal(st, st.slots.nodes[slot] as Node, rows, slot * S, s, 0);
+    convert(st, false, st.slots.nodes[slot] as Node, rows, slot * S, s, 0);
     showStored(st, slot, s, 0);
   } else {
     showStored(st, slot, rows, slot * S);
@@ -170,7 +170,7 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
   if (flags[slot] & WORLD) {
     const s = st.scratch;
     copyRow(st.slots.simLocal, r, held, r);
-    toSimulation(st, node, held, r, s, 0);
+    convert(st, true, node, held, r, s, 0);
     settleOrMove(st, slot, !sameRow(s, 0, current, r), s, 0);
     return;
   }
@@ -223,28 +223,21 @@ export function velocity<Node extends object>(st: TrackerState<Node>, slot: numb
   }
 }
 
-export function toSimulation<Node extends object>(
+/**
+ * Converts a pose of `node` from the space it is stored in to the one it is simulated in
+ * (`toWorld`: the platform's `toSimulation`) or back (`toLocal`); a copy without them.
+ */
+export function convert<Node extends object>(
   st: TrackerState<Node>,
+  toWorld: boolean,
   node: Node,
   from: Float64Array,
   at: number,
   to: Float64Array,
   toAt: number,
 ): void {
-  const convert = st.platform.toSimulation;
-  if (convert === undefined) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
-  else convert.call(st.platform, node, from, at, to, toAt);
-}
-
-export function toLocal<Node extends object>(
-  st: TrackerState<Node>,
-  node: Node,
-  from: Float64Array,
-  at: number,
-  to: Float64Array,
-  toAt: number,
-): void {
-  const convert = st.platform.toLocal;
-  if (convert === undefined) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
-  else convert.call(st.platform, node, from, at, to, toAt);
+  const platform = st.platform;
+  const conversion = toWorld ? platform.toSimulation : platform.toLocal;
+  if (conversion === undefined) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
+  else conversion.call(platform, node, from, at, to, toAt);
 }

@@ -6,7 +6,7 @@
  */
 import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
 import { ALL_COMPONENTS, copyComponents } from './components.ts';
-import { adoptPending, toSimulation } from './node-slots.ts';
+import { adoptPending, convert } from './node-slots.ts';
 import { EXTRAPOLATE, FOLLOWS_DEFAULT, RESTING, WORLD } from './slot-table.ts';
 import { type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
@@ -41,7 +41,7 @@ export function classify<Node extends object>(st: TrackerState<Node>, slot: numb
   if (world) {
     flags[slot] |= WORLD;
     copyComponents(simLocal, r, held, r, ALL_COMPONENTS);
-    toSimulation(st, node, held, r, st.poses.current, r);
+    convert(st, true, node, held, r, st.poses.current, r);
   } else {
     flags[slot] &= ~WORLD;
     copyComponents(st.poses.current, r, held, r, ALL_COMPONENTS);

@@ -48,11 +48,11 @@ import { decompose, matricesOf, upload } from './instance-slots.ts';
 import {
   adoptPending,
   adoptRow,
+  convert,
   restore,
   show,
   showOutput,
   showStored,
-  toSimulation,
 } from './node-slots.ts';
 import type { TrackingPlatform } from './platform.ts';
 import { identityPose, poseFromRow, type SimulationPose } from './simulation-pose.ts';
@@ -509,7 +509,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
     } else if (this.#state.holding && this.#state.platform.capture === undefined) {
       this.#state.platform.read(node, slot, s, 0);
       if (!(this.#state.slots.flags[slot] & WORLD)) return poseFromRow(out, s, 0);
-      toSimulation(this.#state, node, s, 0, s, S);
+      convert(this.#state, true, node, s, 0, s, S);
       return poseFromRow(out, s, S);
     } else if (!this.#state.holding) {
       adoptPending(this.#state, slot);
