@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { MeshBuilder } from '@babylonjs/core/Meshes/meshBuilder.js';
+import { TransformNode } from '@babylonjs/core/Meshes/transformNode.js';
 import { Logger } from '@babylonjs/core/Misc/logger.js';
 import { CannonJSPlugin } from '@babylonjs/core/Physics/v1/Plugins/cannonJSPlugin.js';
 import { PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin.js';
@@ -457,6 +458,32 @@ const triggers: Record<string, () => string | Promise<string>> = {
       ),
     ),
   'three-not-tracked': () => thrown(() => new ThreeFixedLoop().getSimulationPose(new Group())),
+  // tracking (core, both adapters)
+  'tracking-position': () => {
+    const loop = new ThreeFixedLoop();
+    const box = new Group();
+    loop.track(box);
+    return thrown(() => loop.teleport(box, { x: Number.NaN, y: 0, z: 0 }));
+  },
+  'tracking-rotation': () => {
+    const loop = new ThreeFixedLoop();
+    const box = new Group();
+    loop.track(box);
+    return thrown(() => loop.teleport(box, { x: 0, y: 0, z: 0 }, [0, 0, 0, 1] as never));
+  },
+  'tracking-instance-index': () =>
+    thrown(() => {
+      const loop = new ThreeFixedLoop();
+      const mesh = new InstancedMesh(undefined, undefined, 2);
+      loop.trackInstance(mesh, 0);
+      loop.setInstancePose(mesh, 1, { x: 0, y: 0, z: 0 });
+    }),
+  'tracking-restore': () =>
+    thrown(() =>
+      new ThreeFixedLoop().trackInstance(new InstancedMesh(undefined, undefined, 1), 0, {
+        restore: 'yes' as never,
+      }),
+    ),
   'three-track-options': () =>
     thrown(() => new ThreeFixedLoop().track(new Group(), 'none' as never)),
   // babylon
@@ -484,6 +511,16 @@ const triggers: Record<string, () => string | Promise<string>> = {
   'babylon-thin-teleport': async () => {
     const { loop, mesh } = await thinMeshLoop();
     return thrown(() => loop.teleport(mesh, { x: 0, y: 1, z: 0 }));
+  },
+  'babylon-node': async () => {
+    const scene = await havokScene();
+    const loop = new BabylonFixedLoop(scene);
+    return thrown(() => loop.track({} as never));
+  },
+  'babylon-not-tracked': async () => {
+    const scene = await havokScene();
+    const loop = new BabylonFixedLoop(scene);
+    return thrown(() => loop.getSimulationPose(new TransformNode('plain', scene)));
   },
   'babylon-thin-index': async () => {
     const { loop, mesh } = await thinMeshLoop();

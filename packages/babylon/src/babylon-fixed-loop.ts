@@ -249,7 +249,7 @@ export class BabylonFixedLoop extends FixedLoop {
    * the fixed step, for tracked and untracked nodes.
    */
   teleport(node: TransformNode, position: Vector3Like, rotation?: QuaternionLike): void {
-    const n = node as unknown as NodeLike;
+    const n = this.#node(node);
     if (this.#tracker.instancesOf(n).length > 0) {
       throw new Error(
         `fixedtick: "${n.name}" is a thin-instanced physics mesh; use teleportInstance(mesh, index, position, rotation?)`,
