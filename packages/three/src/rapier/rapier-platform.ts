@@ -1,0 +1,208 @@
+/**
+ * Rapier as a core tracking platform, on top of the three.js one: meshes are written as three.js
+ * objects (`ThreePlatform`), while the simulation pose lives in Rapier's bodies.
+ *
+ * - `capture`: after each step, the body's world pose is read into the tracker's rows with
+ *   Rapier's `translation(target)` / `rotation(target)` (no object allocated by the reads); a
+ *   sleeping body is not read at all (`isSleeping()`, one call) and the tracker skips it.
+ *   Rapier simulates no scale: the row keeps the mesh's current simulation scale.
+ * - `velocity`: Rapier's `linvel` / `angvel`, for `'extrapolate'`.
+ * - `adopted`: a pose written to a mesh outside the step, or a teleport, moves the body —
+ *   position and rotation each on its own — and wakes it.
+ * - world space: a mesh under a transformed parent is interpolated in world space, where Rapier
+ *   simulates, and written in its parent's space (`ParentFrames`).
+ */
+import { POSE_STRIDE, type PoseBuffer } from '@fixedtick/core/interpolation';
+import {
+  ALL_COMPONENTS,
+  type ComponentMask,
+  copyComponents,
+  POSITION,
+  ROTATION,
+} from '@fixedtick/core/tracking';
+import { ThreePlatform } from '@fixedtick/three';
+import type { Object3D } from 'three';
+import { isUntransformedRoot, ParentFrames } from './parent-frame.ts';
+import type { RapierRigidBody, RapierRotation, RapierVector } from './rapier-types.ts';
+
+/** The Rapier {@link TrackingPlatform}: one per `RapierPhysics` (it keeps per-slot bodies). */
+export class RapierPlatform extends ThreePlatform {
+  /** By slot: the body that drives the slot's mesh. */
+  readonly #bodies: (RapierRigidBody | undefined)[] = [];
+  /** Bound mesh → its slot (`velocity` is given the node, not its slot). */
+  readonly #slots = new Map<Object3D, number>();
+  /** By slot: 1 if Rapier reported the body asleep at its last capture. */
+  #asleep = new Uint8Array(64);
+  /** Converts poses of meshes under transformed parents. */
+  readonly frames = new ParentFrames();
+  readonly #vector: RapierVector = { x: 0, y: 0, z: 0 };
+  readonly #rotation: RapierRotation = { x: 0, y: 0, z: 0, w: 1 };
+  /** The tracker's pose buffer (its rows' scale is the mesh's simulation scale). */
+  poses: PoseBuffer | undefined;
+  /** Bodies found asleep by the captures since `sleeping` was last set to 0. */
+  sleeping = 0;
+
+  /** `body` drives `object`, the mesh in `slot`. */
+  bind(object: Object3D, slot: number, body: RapierRigidBody): void {
+    this.#bodies[slot] = body;
+    this.#slots.set(object, slot);
+    if (slot >= this.#asleep.length) {
+      const next = new Uint8Array(Math.max(this.#asleep.length * 2, slot + 1));
+      next.set(this.#asleep);
+      this.#asleep = next;
+    }
+    this.#asleep[slot] = 0;
+  }
+
+  /** Forgets every body and parent (the adapter is disposed). */
+  clear(): void {
+    this.#bodies.length = 0;
+    this.#slots.clear();
+    this.frames.clear();
+  }
+
+  /** `object`'s slot is free again. */
+  unbind(object: Object3D, slot: number): void {
+    this.#bodies[slot] = undefined;
+    this.#slots.delete(object);
+  }
+
+  /**
+   * Writes `body`'s pose into `object`, in the space `object` stores (its parent's), so that a
+   * newly bound mesh starts where its body is; its scale stays.
+   */
+  place(object: Object3D, body: RapierRigidBody, rows: Float64Array): void {
+    this.#readBody(body, rows, 0);
+    const s = object.scale;
+    rows[7] = s.x;
+    rows[8] = s.y;
+    rows[9] = s.z;
+    const parent = object.parent;
+    if (parent !== null && !isUntransformedRoot(parent)) {
+      this.frames.invalidate();
+      this.frames.toLocal(parent, rows, 0, rows, 0);
+    }
+    this.writePosition(object, -1, rows, 0);
+    this.writeRotation(object, -1, rows, 0, false);
+  }
+
+  /** Rapier holds the simulation pose: the body's, unless it sleeps (then nothing is read). */
+  capture(_object: Object3D, slot: number, rows: Float64Array, at: number): boolean {
+    const body = this.#bodies[slot] as RapierRigidBody;
+    if (body.isSleeping()) {
+      this.#asleep[slot] = 1;
+      this.sleeping++;
+      return false;
+    }
+    this.#asleep[slot] = 0;
+    this.#readBody(body, rows, at);
+    const current = (this.poses as PoseBuffer).current;
+    const r = slot * POSE_STRIDE;
+    rows[at + 7] = current[r + 7];
+    rows[at + 8] = current[r + 8];
+    rows[at + 9] = current[r + 9];
+    return true;
+  }
+
+  /** Rapier's linear and angular velocity (zero, unread, for a body found asleep). */
+  velocity(object: Object3D, _index: number, out: Float64Array, at: number): boolean {
+    const slot = this.#slots.get(object);
+    if (slot === undefined) return false;
+    if (this.#asleep[slot] === 1) {
+      out.fill(0, at, at + 6);
+      return true;
+    }
+    const body = this.#bodies[slot] as RapierRigidBody;
+    const v = this.#vector;
+    body.linvel(v);
+    out[at] = v.x;
+    out[at + 1] = v.y;
+    out[at + 2] = v.z;
+    body.angvel(v);
+    out[at + 3] = v.x;
+    out[at + 4] = v.y;
+    out[at + 5] = v.z;
+    return true;
+  }
+
+  /** A write to the mesh (or a teleport) moves and wakes the body: each component on its own. */
+  adopted(
+    _object: Object3D,
+    slot: number,
+    rows: Float64Array,
+    at: number,
+    mask: ComponentMask,
+  ): void {
+    const body = this.#bodies[slot];
+    if (body === undefined) return;
+    if (mask & POSITION) {
+      const v = this.#vector;
+      v.x = rows[at];
+      v.y = rows[at + 1];
+      v.z = rows[at + 2];
+      body.setTranslation(v, true);
+    }
+    if (mask & ROTATION) {
+      const q = this.#rotation;
+      q.x = rows[at + 3];
+      q.y = rows[at + 4];
+      q.z = rows[at + 5];
+      q.w = rows[at + 6];
+      body.setRotation(q, true);
+    }
+    if (mask & (POSITION | ROTATION)) this.#asleep[slot] = 0;
+  }
+
+  /**
+   * The step moves the rotation's Euler angles along with the quaternion only in Rapier, so a
+   * rotation written back is always given the angles three derives for it.
+   */
+  override writeRotation(
+    object: Object3D,
+    slot: number,
+    rows: Float64Array,
+    at: number,
+    _simulation: boolean,
+  ): void {
+    super.writeRotation(object, slot, rows, at, false);
+  }
+
+  /** Rapier simulates in world space: a mesh under a transformed parent is converted. */
+  simulatedInWorld(object: Object3D): boolean {
+    return object.parent !== null && !isUntransformedRoot(object.parent);
+  }
+
+  /** A stored (local) pose of `object` in world space (unchanged once it has no parent). */
+  toSimulation(
+    object: Object3D,
+    from: Float64Array,
+    at: number,
+    to: Float64Array,
+    toAt: number,
+  ): void {
+    const parent = object.parent;
+    if (parent === null) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
+    else this.frames.toWorld(parent, from, at, to, toAt);
+  }
+
+  /** A world pose of `object` in its parent's space (unchanged once it has no parent). */
+  toLocal(object: Object3D, from: Float64Array, at: number, to: Float64Array, toAt: number): void {
+    const parent = object.parent;
+    if (parent === null) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
+    else this.frames.toLocal(parent, from, at, to, toAt);
+  }
+
+  #readBody(body: RapierRigidBody, rows: Float64Array, at: number): void {
+    const v = this.#vector;
+    body.translation(v);
+    rows[at] = v.x;
+    rows[at + 1] = v.y;
+    rows[at + 2] = v.z;
+    const q = this.#rotation;
+    body.rotation(q);
+    rows[at + 3] = q.x;
+    rows[at + 4] = q.y;
+    rows[at + 5] = q.z;
+    rows[at + 6] = q.w;
+  }
+}
