@@ -24,19 +24,26 @@ export function groundWorld(): RAPIER.World {
 }
 
 /**
- * `count` dynamic bodies, boxes and spheres alternating, in a 5-wide, 2-deep stack of layers
- * 1.2 m apart, each given its own spin so that the pile tumbles as it falls and lands.
+ * `count` dynamic bodies in a 5-wide, 2-deep stack of layers 1.2 m apart: boxes and spheres
+ * alternating, each given its own spin so that the pile tumbles as it falls and lands; with
+ * `settles`, boxes only and no spin (a pile that comes to rest and falls asleep: spheres would
+ * roll on).
  */
-export function pile(world: RAPIER.World, count: number): RAPIER.RigidBody[] {
+export function pile(world: RAPIER.World, count: number, settles = false): RAPIER.RigidBody[] {
   const bodies: RAPIER.RigidBody[] = [];
   for (let i = 0; i < count; i++) {
     const layer = Math.floor(i / 10);
-    const desc = RAPIER.RigidBodyDesc.dynamic()
-      .setTranslation((i % 5) * 1.2 - 2.4, 0.6 + layer * 1.2, (Math.floor(i / 5) % 2) * 1.2)
-      .setAngvel({ x: Math.sin(i), y: Math.cos(i * 1.3), z: Math.sin(i * 0.7) });
+    const desc = RAPIER.RigidBodyDesc.dynamic().setTranslation(
+      (i % 5) * 1.2 - 2.4,
+      0.6 + layer * 1.2,
+      (Math.floor(i / 5) % 2) * 1.2,
+    );
+    if (!settles) desc.setAngvel({ x: Math.sin(i), y: Math.cos(i * 1.3), z: Math.sin(i * 0.7) });
     const body = world.createRigidBody(desc);
-    const shape =
-      i % 2 === 0 ? RAPIER.ColliderDesc.cuboid(0.45, 0.45, 0.45) : RAPIER.ColliderDesc.ball(0.5);
+    const sphere = i % 2 === 1 && !settles;
+    const shape = sphere
+      ? RAPIER.ColliderDesc.ball(0.5)
+      : RAPIER.ColliderDesc.cuboid(0.45, 0.45, 0.45);
     world.createCollider(shape, body);
     bodies.push(body);
   }
