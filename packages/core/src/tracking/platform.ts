@@ -88,6 +88,15 @@ export interface TrackingPlatform<Node extends object> {
   toLocal?(node: Node, from: Float64Array, at: number, to: Float64Array, toAt: number): void;
 
   /**
+   * `false` when nothing reads a node's pose inside the fixed step — a physics engine that holds
+   * the simulation pose itself (`capture`), whose nodes are only pictures of its bodies: the
+   * tracker then skips the restore before the steps (no write per node per frame that steps),
+   * and inside the step nodes keep the pose they were drawn at. Default `true`: every node gets
+   * its simulation pose back before the steps.
+   */
+  readonly restoresNodes?: boolean;
+
+  /**
    * A physics engine that holds the simulation pose itself (its nodes are only views): writes
    * the pose the engine gave `node` in the step just run into `rows[at..]` (simulation space) and
    * returns true, or returns false when it is unchanged for sure (a sleeping body) — the tracker
