@@ -35,6 +35,24 @@ function fallingBall(gravity = -9.81) {
   return { world, body, loop, physics, mesh };
 }
 
+describe('the rule: the body is the simulation, the mesh its picture', () => {
+  it('inside fixedUpdate the body holds the simulation and the mesh keeps its drawn pose', () => {
+    const { body, loop, mesh } = fallingBall();
+    for (let i = 0; i < 30; i++) loop.advance(1 / 144);
+    const drawn = mesh.position.y;
+    const seen: number[][] = [];
+    loop.onFixedUpdate(() => seen.push([mesh.position.y, body.translation().y]));
+    loop.onPostSimulation(() => seen.push([mesh.position.y, body.translation().y]));
+    loop.advance(1 / 60);
+    expect(seen.length).toBe(2);
+    expect(seen[0][0]).toBe(drawn);
+    expect(seen[1][0]).toBe(drawn);
+    // the body fell one step between fixedUpdate and postSimulation
+    expect(seen[1][1]).toBeLessThan(seen[0][1]);
+    expect(drawn).toBeGreaterThan(seen[0][1]); // drawn one step behind the simulation
+  });
+});
+
 describe('teleport', () => {
   it('shows the new pose in the same frame, with no streak, and the body continues from there', () => {
     const { body, loop, physics, mesh } = fallingBall();

@@ -9,6 +9,8 @@
  * - `velocity`: Rapier's `linvel` / `angvel`, for `'extrapolate'`.
  * - `adopted`: a pose written to a mesh outside the step, or a teleport, moves the body —
  *   position and rotation each on its own — and wakes it.
+ * - `restoresNodes: false`: meshes are pictures of their bodies; nothing reads them inside the
+ *   step, so they keep their drawn pose there (no second write per mesh per frame that steps).
  * - world space: a mesh under a transformed parent is interpolated in world space, where Rapier
  *   simulates, and written in its parent's space (`ParentFrames`).
  */
@@ -22,8 +24,30 @@ import {
 } from '@fixedtick/core/tracking';
 import { ThreePlatform } from '@fixedtick/three';
 import type { Object3D } from 'three';
+import { setRotation } from '../rotation-sync.ts';
 import { isUntransformedRoot, ParentFrames } from './parent-frame.ts';
 import type { RapierRigidBody, RapierRotation, RapierVector } from './rapier-types.ts';
+
+/**
+ * A target for Rapier's getters (`translation(target)`, …). A class of its own, its fields
+ * first set to non-integer numbers, so V8 stores them as doubles in place: an object literal
+ * `{ x: 0, y: 0, z: 0 }` shares its hidden class with every such literal in the program, and
+ * once any of them held a non-number there, each number written to it is a fresh heap box
+ * (measured: 80 B per pose read; these: none).
+ */
+class VectorTarget implements RapierVector {
+  x = 0.5;
+  y = 0.5;
+  z = 0.5;
+}
+
+/** A rotation target for Rapier's getters; see {@link VectorTarget}. */
+class RotationTarget implements RapierRotation {
+  x = 0.5;
+  y = 0.5;
+  z = 0.5;
+  w = 0.5;
+}
 
 /** The Rapier {@link TrackingPlatform}: one per `RapierPhysics` (it keeps per-slot bodies). */
 export class RapierPlatform extends ThreePlatform {
@@ -35,12 +59,14 @@ export class RapierPlatform extends ThreePlatform {
   #asleep = new Uint8Array(64);
   /** Converts poses of meshes under transformed parents. */
   readonly frames = new ParentFrames();
-  readonly #vector: RapierVector = { x: 0, y: 0, z: 0 };
-  readonly #rotation: RapierRotation = { x: 0, y: 0, z: 0, w: 1 };
+  readonly #vector = new VectorTarget();
+  readonly #rotation = new RotationTarget();
   /** The tracker's pose buffer (its rows' scale is the mesh's simulation scale). */
   poses: PoseBuffer | undefined;
   /** Bodies found asleep by the captures since `sleeping` was last set to 0. */
   sleeping = 0;
+  /** Rapier holds the simulation: meshes are not given it back before the steps. */
+  readonly restoresNodes = false;
 
   /** `body` drives `object`, the mesh in `slot`. */
   bind(object: Object3D, slot: number, body: RapierRigidBody): void {
@@ -154,17 +180,17 @@ export class RapierPlatform extends ThreePlatform {
   }
 
   /**
-   * The step moves the rotation's Euler angles along with the quaternion only in Rapier, so a
-   * rotation written back is always given the angles three derives for it.
+   * Rapier turns the body, not the mesh's Euler angles: a rotation written to a mesh always gets
+   * the angles three derives for it (three's platform keeps the angles a step left in the mesh).
    */
   override writeRotation(
     object: Object3D,
-    slot: number,
+    _slot: number,
     rows: Float64Array,
     at: number,
     _simulation: boolean,
   ): void {
-    super.writeRotation(object, slot, rows, at, false);
+    setRotation(object.quaternion, object.rotation, rows, at + 3);
   }
 
   /** Rapier simulates in world space: a mesh under a transformed parent is converted. */
