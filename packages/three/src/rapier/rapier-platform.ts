@@ -24,7 +24,6 @@ import {
 } from '@fixedtick/core/tracking';
 import { ThreePlatform } from '@fixedtick/three';
 import type { Object3D } from 'three';
-import { setRotation } from '../rotation-sync.ts';
 import { isUntransformedRoot, ParentFrames } from './parent-frame.ts';
 import type { RapierRigidBody, RapierRotation, RapierVector } from './rapier-types.ts';
 
@@ -185,12 +184,12 @@ export class RapierPlatform extends ThreePlatform {
    */
   override writeRotation(
     object: Object3D,
-    _slot: number,
+    slot: number,
     rows: Float64Array,
     at: number,
     _simulation: boolean,
   ): void {
-    setRotation(object.quaternion, object.rotation, rows, at + 3);
+    super.writeRotation(object, slot, rows, at, false);
   }
 
   /** Rapier simulates in world space: a mesh under a transformed parent is converted. */
