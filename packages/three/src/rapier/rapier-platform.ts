@@ -138,15 +138,14 @@ export class RapierPlatform extends ThreePlatform {
       return true;
     }
     const body = this.#bodies[slot] as RapierRigidBody;
-    const v = this.#vector;
-    body.linvel(v);
-    out[at] = v.x;
-    out[at + 1] = v.y;
-    out[at + 2] = v.z;
-    body.angvel(v);
-    out[at + 3] = v.x;
-    out[at + 4] = v.y;
-    out[at + 5] = v.z;
+    const linear = body.linvel(this.#vector);
+    out[at] = linear.x;
+    out[at + 1] = linear.y;
+    out[at + 2] = linear.z;
+    const angular = body.angvel(this.#vector);
+    out[at + 3] = angular.x;
+    out[at + 4] = angular.y;
+    out[at + 5] = angular.z;
     return true;
   }
 
@@ -217,14 +216,13 @@ export class RapierPlatform extends ThreePlatform {
     else this.frames.toLocal(parent, from, at, to, toAt);
   }
 
+  /** The body's world pose into `rows[at..at+6]` (the getters' results: they are the targets). */
   #readBody(body: RapierRigidBody, rows: Float64Array, at: number): void {
-    const v = this.#vector;
-    body.translation(v);
+    const v = body.translation(this.#vector);
     rows[at] = v.x;
     rows[at + 1] = v.y;
     rows[at + 2] = v.z;
-    const q = this.#rotation;
-    body.rotation(q);
+    const q = body.rotation(this.#rotation);
     rows[at + 3] = q.x;
     rows[at + 4] = q.y;
     rows[at + 5] = q.z;
