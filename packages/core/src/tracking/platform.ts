@@ -104,11 +104,12 @@ export interface TrackingPlatform<Node extends object> {
    */
   capture?(node: Node, slot: number, rows: Float64Array, at: number): boolean;
   /**
-   * The engine's velocity of `node` for `'extrapolate'`: linear `x y z` then angular `x y z`
-   * (rad/s) into `out[at..at+5]`; false if it has none (the tracker then estimates it from the
-   * last two poses).
+   * The engine's velocity of `node` for `'extrapolate'` — of its instance `index` for an
+   * instance, else `index` is -1 (unlike the other members, this one gets no slot): linear
+   * `x y z` then angular `x y z` (rad/s) into `out[at..at+5]`; false if it has none (the tracker
+   * then estimates it from the last two poses).
    */
-  velocity?(node: Node, slot: number, out: Float64Array, at: number): boolean;
+  velocity?(node: Node, index: number, out: Float64Array, at: number): boolean;
   /**
    * A write to `node`'s components `mask` was adopted as its simulation pose, now
    * `rows[at..]` (simulation space), or `teleport` put it there: move the engine's body to it.
