@@ -6,8 +6,8 @@
  * any frame rate. Rapier's WASM comes inlined in `@dimforge/rapier3d-compat`: no file to serve.
  */
 import RAPIER from '@dimforge/rapier3d-compat';
-import { createTimingGraph } from '@fixedtick/core/debug';
 import { InputLatch, type InterpolationMode, ThreeFixedLoop } from '@fixedtick/three';
+import { createTimingGraph } from '@fixedtick/three/debug';
 import { RapierPhysics } from '@fixedtick/three/rapier';
 import {
   Color,
@@ -19,6 +19,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
+import { keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 import { addCharacter } from './character.ts';
@@ -193,6 +194,7 @@ function tap(key: string): void {
 (document.getElementById('teleport') as HTMLButtonElement).addEventListener('click', () =>
   tap('KeyT'),
 );
+keysAfterControls();
 
 const displayNote = document.getElementById('display-note') as HTMLParagraphElement;
 const statsLine = document.getElementById('stats') as HTMLParagraphElement;
