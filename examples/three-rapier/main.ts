@@ -183,17 +183,14 @@ displaySelect.addEventListener('change', () => {
   display.rate = value === 'real' ? 'real' : Number(value);
   state.displayRate = display.rate;
 });
-/** A button click is a tap of the key, through the same latch the keyboard feeds. */
-function tap(key: string): void {
-  input.press(key);
-  input.release(key);
+// A button is a tap of its key (data-key), through the same latch the keyboard feeds.
+for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-key]')) {
+  const key = button.dataset.key as string;
+  button.addEventListener('click', () => {
+    input.press(key);
+    input.release(key);
+  });
 }
-(document.getElementById('shoot') as HTMLButtonElement).addEventListener('click', () =>
-  tap('KeyF'),
-);
-(document.getElementById('teleport') as HTMLButtonElement).addEventListener('click', () =>
-  tap('KeyT'),
-);
 keysAfterControls();
 
 const displayNote = document.getElementById('display-note') as HTMLParagraphElement;

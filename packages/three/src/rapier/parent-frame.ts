@@ -10,15 +10,27 @@
  */
 import { Matrix4, type Object3D, Quaternion, Vector3 } from 'three';
 
-/** One parent's world transform as of the current epoch. */
-interface Frame {
-  epoch: number;
+/** A change of space: position through `matrix`, rotation premultiplied, scale multiplied. */
+interface Transform {
   readonly matrix: Matrix4;
-  readonly inverse: Matrix4;
   readonly rotation: Quaternion;
-  readonly inverseRotation: Quaternion;
   readonly scale: Vector3;
 }
+
+/** One parent's world transform, both ways, as of the current epoch. */
+interface Frame {
+  epoch: number;
+  /** The parent's space to world space. */
+  readonly toWorld: Transform;
+  /** World space to the parent's space. */
+  readonly toLocal: Transform;
+}
+
+const transform = (): Transform => ({
+  matrix: new Matrix4(),
+  rotation: new Quaternion(),
+  scale: new Vector3(),
+});
 
 /** True if `parent` is a scene root left at the identity: its children's local space is world. */
 export function isUntransformedRoot(parent: Object3D): boolean {
@@ -43,7 +55,7 @@ export class ParentFrames {
   #frames = new WeakMap<Object3D, Frame>();
   readonly #position = new Vector3();
   readonly #rotation = new Quaternion();
-  readonly #translation = new Vector3();
+  readonly #scale = new Vector3();
   #epoch = 0;
 
   /** Parents may have moved: recompute their transforms when next needed. */
@@ -58,60 +70,41 @@ export class ParentFrames {
 
   /** The local pose `from[at..]` of a child of `parent`, in world space, into `to[toAt..]`. */
   toWorld(parent: Object3D, from: Float64Array, at: number, to: Float64Array, toAt: number): void {
-    const frame = this.#frame(parent);
-    const p = this.#position.set(from[at], from[at + 1], from[at + 2]).applyMatrix4(frame.matrix);
-    const q = this.#rotation
-      .set(from[at + 3], from[at + 4], from[at + 5], from[at + 6])
-      .premultiply(frame.rotation);
-    this.#write(to, toAt, p, q);
-    to[toAt + 7] = from[at + 7] * frame.scale.x;
-    to[toAt + 8] = from[at + 8] * frame.scale.y;
-    to[toAt + 9] = from[at + 9] * frame.scale.z;
+    this.#apply(this.#frame(parent).toWorld, from, at, to, toAt);
   }
 
   /** The world pose `from[at..]` of a child of `parent`, in `parent`'s space, into `to[toAt..]`. */
   toLocal(parent: Object3D, from: Float64Array, at: number, to: Float64Array, toAt: number): void {
-    const frame = this.#frame(parent);
-    const p = this.#position.set(from[at], from[at + 1], from[at + 2]).applyMatrix4(frame.inverse);
-    const q = this.#rotation
-      .set(from[at + 3], from[at + 4], from[at + 5], from[at + 6])
-      .premultiply(frame.inverseRotation);
-    this.#write(to, toAt, p, q);
-    to[toAt + 7] = from[at + 7] / frame.scale.x;
-    to[toAt + 8] = from[at + 8] / frame.scale.y;
-    to[toAt + 9] = from[at + 9] / frame.scale.z;
+    this.#apply(this.#frame(parent).toLocal, from, at, to, toAt);
   }
 
-  #write(to: Float64Array, at: number, p: Vector3, q: Quaternion): void {
-    to[at] = p.x;
-    to[at + 1] = p.y;
-    to[at + 2] = p.z;
-    to[at + 3] = q.x;
-    to[at + 4] = q.y;
-    to[at + 5] = q.z;
-    to[at + 6] = q.w;
+  #apply(t: Transform, from: Float64Array, at: number, to: Float64Array, toAt: number): void {
+    this.#position.fromArray(from, at).applyMatrix4(t.matrix).toArray(to, toAt);
+    this.#rotation
+      .fromArray(from, at + 3)
+      .premultiply(t.rotation)
+      .toArray(to, toAt + 3);
+    this.#scale
+      .fromArray(from, at + 7)
+      .multiply(t.scale)
+      .toArray(to, toAt + 7);
   }
 
   #frame(parent: Object3D): Frame {
     let frame = this.#frames.get(parent);
     if (frame === undefined) {
-      frame = {
-        epoch: -1,
-        matrix: new Matrix4(),
-        inverse: new Matrix4(),
-        rotation: new Quaternion(),
-        inverseRotation: new Quaternion(),
-        scale: new Vector3(),
-      };
+      frame = { epoch: -1, toWorld: transform(), toLocal: transform() };
       this.#frames.set(parent, frame);
     }
     if (frame.epoch !== this.#epoch) {
       frame.epoch = this.#epoch;
       parent.updateWorldMatrix(true, false);
-      frame.matrix.copy(parent.matrixWorld);
-      frame.inverse.copy(frame.matrix).invert();
-      frame.matrix.decompose(this.#translation, frame.rotation, frame.scale);
-      frame.inverseRotation.copy(frame.rotation).invert();
+      const { toWorld, toLocal } = frame;
+      toWorld.matrix.copy(parent.matrixWorld);
+      toWorld.matrix.decompose(this.#position, toWorld.rotation, toWorld.scale);
+      toLocal.matrix.copy(toWorld.matrix).invert();
+      toLocal.rotation.copy(toWorld.rotation).invert();
+      toLocal.scale.set(1 / toWorld.scale.x, 1 / toWorld.scale.y, 1 / toWorld.scale.z);
     }
     return frame;
   }

@@ -21,6 +21,7 @@ import {
   copyComponents,
   POSITION,
   ROTATION,
+  SCALE,
 } from '@fixedtick/core/tracking';
 import { ThreePlatform } from '@fixedtick/three';
 import type { Object3D } from 'three';
@@ -46,6 +47,27 @@ class RotationTarget implements RapierRotation {
   y = 0.5;
   z = 0.5;
   w = 0.5;
+}
+
+/** `v`'s `x y z` into `rows[at..at+2]`. */
+function putVector(rows: Float64Array, at: number, v: RapierVector): void {
+  rows[at] = v.x;
+  rows[at + 1] = v.y;
+  rows[at + 2] = v.z;
+}
+
+/** `rows[at..at+2]` into `v`, returned. */
+function takeVector<V extends RapierVector>(v: V, rows: Float64Array, at: number): V {
+  v.x = rows[at];
+  v.y = rows[at + 1];
+  v.z = rows[at + 2];
+  return v;
+}
+
+/** `rows[at..at+3]` (`x y z w`) into `q`, returned. */
+function takeRotation<Q extends RapierRotation>(q: Q, rows: Float64Array, at: number): Q {
+  takeVector(q, rows, at).w = rows[at + 3];
+  return q;
 }
 
 /** The Rapier {@link TrackingPlatform}: one per `RapierPhysics` (it keeps per-slot bodies). */
@@ -98,10 +120,7 @@ export class RapierPlatform extends ThreePlatform {
    */
   place(object: Object3D, body: RapierRigidBody, rows: Float64Array): void {
     this.#readBody(body, rows, 0);
-    const s = object.scale;
-    rows[7] = s.x;
-    rows[8] = s.y;
-    rows[9] = s.z;
+    putVector(rows, 7, object.scale);
     const parent = object.parent;
     if (parent !== null && !isUntransformedRoot(parent)) {
       this.frames.invalidate();
@@ -122,10 +141,7 @@ export class RapierPlatform extends ThreePlatform {
     this.#asleep[slot] = 0;
     this.#readBody(body, rows, at);
     const current = (this.poses as PoseBuffer).current;
-    const r = slot * POSE_STRIDE;
-    rows[at + 7] = current[r + 7];
-    rows[at + 8] = current[r + 8];
-    rows[at + 9] = current[r + 9];
+    copyComponents(rows, at, current, slot * POSE_STRIDE, SCALE);
     return true;
   }
 
@@ -138,14 +154,8 @@ export class RapierPlatform extends ThreePlatform {
       return true;
     }
     const body = this.#bodies[slot] as RapierRigidBody;
-    const linear = body.linvel(this.#vector);
-    out[at] = linear.x;
-    out[at + 1] = linear.y;
-    out[at + 2] = linear.z;
-    const angular = body.angvel(this.#vector);
-    out[at + 3] = angular.x;
-    out[at + 4] = angular.y;
-    out[at + 5] = angular.z;
+    putVector(out, at, body.linvel(this.#vector));
+    putVector(out, at + 3, body.angvel(this.#vector));
     return true;
   }
 
@@ -159,21 +169,8 @@ export class RapierPlatform extends ThreePlatform {
   ): void {
     const body = this.#bodies[slot];
     if (body === undefined) return;
-    if (mask & POSITION) {
-      const v = this.#vector;
-      v.x = rows[at];
-      v.y = rows[at + 1];
-      v.z = rows[at + 2];
-      body.setTranslation(v, true);
-    }
-    if (mask & ROTATION) {
-      const q = this.#rotation;
-      q.x = rows[at + 3];
-      q.y = rows[at + 4];
-      q.z = rows[at + 5];
-      q.w = rows[at + 6];
-      body.setRotation(q, true);
-    }
+    if (mask & POSITION) body.setTranslation(takeVector(this.#vector, rows, at), true);
+    if (mask & ROTATION) body.setRotation(takeRotation(this.#rotation, rows, at + 3), true);
     if (mask & (POSITION | ROTATION)) this.#asleep[slot] = 0;
   }
 
@@ -218,14 +215,9 @@ export class RapierPlatform extends ThreePlatform {
 
   /** The body's world pose into `rows[at..at+6]` (the getters' results: they are the targets). */
   #readBody(body: RapierRigidBody, rows: Float64Array, at: number): void {
-    const v = body.translation(this.#vector);
-    rows[at] = v.x;
-    rows[at + 1] = v.y;
-    rows[at + 2] = v.z;
+    putVector(rows, at, body.translation(this.#vector));
     const q = body.rotation(this.#rotation);
-    rows[at + 3] = q.x;
-    rows[at + 4] = q.y;
-    rows[at + 5] = q.z;
+    putVector(rows, at + 3, q);
     rows[at + 6] = q.w;
   }
 }
