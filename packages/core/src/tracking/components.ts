@@ -83,13 +83,17 @@ export function copyComponents(
 
 /** An engine's vector: three's and Babylon's `Vector3`, or any `{ x, y, z }`. */
 export interface XYZ {
+  /** X component. */
   readonly x: number;
+  /** Y component. */
   readonly y: number;
+  /** Z component. */
   readonly z: number;
 }
 
 /** An engine's quaternion: three's and Babylon's `Quaternion`, or any `{ x, y, z, w }`. */
 export interface XYZW extends XYZ {
+  /** Scalar part. */
   readonly w: number;
 }
 
