@@ -33,6 +33,8 @@ import {
 } from './pile.ts';
 
 const SHOT_SPEED = 24;
+/** Where the projectile waits before the first shot and after a teleport: below the ground. */
+const PARKED = new Vector3(0, -10, 0);
 /** Where the shot aims: the middle of the wall of boxes. */
 const WALL_CENTRE = new Vector3(0, 1.2, 0.5);
 /** A body counts as moved once it is this far (m) from where the pile put it. */
@@ -71,7 +73,10 @@ const walker = addCharacter(RAPIER, world, scene, loop, physics, input, camera);
 const ball = projectileMesh();
 scene.add(ball);
 const ballBody = world.createRigidBody(
-  RAPIER.RigidBodyDesc.dynamic().setTranslation(0, -10, 0).setCcdEnabled(true).setEnabled(false),
+  RAPIER.RigidBodyDesc.dynamic()
+    .setTranslation(PARKED.x, PARKED.y, PARKED.z)
+    .setCcdEnabled(true)
+    .setEnabled(false),
 );
 world.createCollider(
   RAPIER.ColliderDesc.ball(0.35)
@@ -104,8 +109,12 @@ const state = expose({
   /** Collisions of the projectile (onCollision, started). */
   hits: 0,
   teleports: 0,
+  /** Just before the last teleport: the largest distance of a drawn body from its start (m). */
+  farthestBeforeTeleport: -1,
   /** In the frame of the last teleport: the largest distance of a drawn body from its start. */
   teleportOffset: -1,
+  /** Steps that frame ran from the teleport on (the teleport's own step included). */
+  stepsAfterTeleport: 0,
   character: walker.state,
   /** Smoothed cost of one loop frame and of its render, ms. */
   frameMs: 0,
@@ -115,7 +124,8 @@ const state = expose({
 const aim = new Vector3();
 const muzzle = new Vector3();
 const spin = new Quaternion();
-let teleportedThisFrame = false;
+/** The tick whose `fixedUpdate` teleported the pile, until its frame is drawn; else -1. */
+let teleportTick = -1;
 
 loop.onFixedUpdate(() => {
   if (input.pressed('KeyF')) {
@@ -131,9 +141,13 @@ loop.onFixedUpdate(() => {
     state.shots++;
   }
   if (input.pressed('KeyT')) {
+    // the projectile leaves too: it waits, disabled, below the ground
+    physics.teleport(ball, PARKED, spin);
+    ballBody.setEnabled(false);
+    state.farthestBeforeTeleport = farthestFromStart(pile);
     teleportPile(pile, physics);
     state.teleports++;
-    teleportedThisFrame = true;
+    teleportTick = loop.tick;
   }
 });
 
@@ -159,9 +173,10 @@ loop.onPostRender(() => {
   state.sleeping = physics.sleepingCount;
   state.resting = physics.restingCount;
   state.moved = movedCount(pile, MOVED);
-  if (teleportedThisFrame) {
-    teleportedThisFrame = false;
+  if (teleportTick >= 0) {
     state.teleportOffset = farthestFromStart(pile);
+    state.stepsAfterTeleport = loop.tick - teleportTick;
+    teleportTick = -1;
   }
 });
 

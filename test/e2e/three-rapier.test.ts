@@ -28,6 +28,8 @@ interface RapierState {
   hits: number;
   teleports: number;
   teleportOffset: number;
+  farthestBeforeTeleport: number;
+  stepsAfterTeleport: number;
   character: {
     drawn: [number, number, number];
     simulated: [number, number, number];
@@ -102,8 +104,13 @@ describe('three-rapier: a Rapier pile on RapierPhysics', () => {
     await ex.page.click('#teleport');
     await until((s, n) => s.teleports === n && s.teleportOffset >= 0, 1);
     const s = await readState<RapierState>(ex.page);
-    // teleported inside fixedUpdate: the frame shows them within the steps that followed it
-    expect(s.teleportOffset).toBeLessThan(0.05);
+    // the shot scattered the pile: a streak would draw bodies on their way back from metres off
+    expect(s.farthestBeforeTeleport).toBeGreaterThan(1);
+    // teleported at rest inside fixedUpdate: the frame draws each body where it fell from its
+    // start in the steps that followed (at most ½·g·t² for those steps), not on its way back
+    const t = s.stepsAfterTeleport * s.fixedDelta;
+    expect(s.stepsAfterTeleport).toBeGreaterThanOrEqual(1);
+    expect(s.teleportOffset).toBeLessThanOrEqual(0.5 * 9.81 * t * t + 1e-3);
   });
 
   it('the physics rate and interpolation selectors change the timestep and the mode', async () => {

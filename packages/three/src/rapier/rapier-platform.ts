@@ -21,7 +21,6 @@ import {
   copyComponents,
   POSITION,
   ROTATION,
-  SCALE,
 } from '@fixedtick/core/tracking';
 import { ThreePlatform } from '@fixedtick/three';
 import type { Object3D } from 'three';
@@ -140,8 +139,13 @@ export class RapierPlatform extends ThreePlatform {
     }
     this.#asleep[slot] = 0;
     this.#readBody(body, rows, at);
+    // the mesh's own scale, copied here rather than through core's copyComponents (out of line
+    // in this path, it boxed a number per capture: 16 B, measured)
     const current = (this.poses as PoseBuffer).current;
-    copyComponents(rows, at, current, slot * POSE_STRIDE, SCALE);
+    const r = slot * POSE_STRIDE;
+    rows[at + 7] = current[r + 7];
+    rows[at + 8] = current[r + 8];
+    rows[at + 9] = current[r + 9];
     return true;
   }
 
@@ -215,9 +219,15 @@ export class RapierPlatform extends ThreePlatform {
 
   /** The body's world pose into `rows[at..at+6]` (the getters' results: they are the targets). */
   #readBody(body: RapierRigidBody, rows: Float64Array, at: number): void {
-    putVector(rows, at, body.translation(this.#vector));
+    // written out: this runs per body per step, and a helper V8 leaves out of line boxes numbers
+    const v = body.translation(this.#vector);
+    rows[at] = v.x;
+    rows[at + 1] = v.y;
+    rows[at + 2] = v.z;
     const q = body.rotation(this.#rotation);
-    putVector(rows, at + 3, q);
+    rows[at + 3] = q.x;
+    rows[at + 4] = q.y;
+    rows[at + 5] = q.z;
     rows[at + 6] = q.w;
   }
 }
