@@ -44,6 +44,14 @@ export const examples: readonly ExampleEntry[] = [
       "The 'none' body steps 10 times a second; 'interpolate' glides behind its ghost; 'extrapolate' overshoots each bounce.",
   },
   {
+    slug: 'three-rapier',
+    title: 'A Rapier pile and a character controller (three.js)',
+    summary:
+      'Three hundred Rapier boxes and spheres, a projectile and a capsule walked by KinematicCharacterController on RapierPhysics: physics rate, interpolation, display rate, teleport, follow camera.',
+    lookFor:
+      'Press F to fire at the wall and T to put the pile back with no streak; the camera rides on the walking capsule without a jitter.',
+  },
+  {
     slug: 'babylon-havok',
     title: 'A Havok pile (Babylon.js)',
     summary:

@@ -46,6 +46,7 @@ const REPOSITORY = 'https://github.com/fixedtick/fixedtick';
 const GUIDE_ORDER = [
   'getting-started',
   'three',
+  'rapier',
   'babylon',
   'timing-model',
   'interpolation',

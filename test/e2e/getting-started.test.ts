@@ -1,5 +1,5 @@
 /**
- * The getting-started pages of docs/three.md and docs/babylon.md, pasted verbatim (extracted
+ * The getting-started pages of docs/three.md, docs/rapier.md and docs/babylon.md, pasted verbatim (extracted
  * from the Markdown, so docs and test cannot drift) into a fresh Vite app outside the
  * repository that installed the packed tarballs (test/support/fresh-app.ts), built by that
  * app's own Vite and opened in Chromium: the canvas fills the window and follows a resize, it
@@ -27,6 +27,7 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 });
 
 const PAGES = [
   { doc: 'three.md', name: 'three' },
+  { doc: 'rapier.md', name: 'rapier' },
   { doc: 'babylon.md', name: 'babylon' },
 ] as const;
 
@@ -123,6 +124,12 @@ describe('the Node snippets, run with plain node', () => {
     const { stdout } = await run('node', ['node.mjs'], folders.get('three') ?? '');
     expect(stdout).toContain('60 steps; simulated x = 3.00 m');
     expect(stdout).toContain('drawn x = 2.95 m, one step behind');
+  });
+
+  it('docs/rapier.md: Rapier in Node, 60 steps of free fall, drawn one step behind', async () => {
+    const { stdout } = await run('node', ['node.mjs'], folders.get('rapier') ?? '');
+    expect(stdout).toContain('60 steps; the body fell from 10 m to y = 5.07 m');
+    expect(stdout).toContain('drawn at y = 5.24 m, one step behind');
   });
 
   it('docs/babylon.md: Havok on a NullEngine, 60 steps of free fall, drawn behind', async () => {

@@ -18,7 +18,13 @@ export function freshApp(): Promise<string> {
       join(folder, 'package.json'),
       `${JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }, null, 2)}\n`,
     );
-    const engines = ['three', '@babylonjs/core', '@babylonjs/havok', 'vite'];
+    const engines = [
+      'three',
+      '@dimforge/rapier3d-compat',
+      '@babylonjs/core',
+      '@babylonjs/havok',
+      'vite',
+    ];
     await run(
       'npm',
       [

@@ -29,6 +29,8 @@ export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
 export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   const check = st.checkPending;
   st.checkPending = false;
+  // an engine that holds the simulation itself may say nothing reads its nodes in the step
+  const restoreNodes = st.platform.restoresNodes !== false;
   const { nodes, index, flags } = st.slots;
   const size = st.poses.size;
   for (let slot = 0; slot < size; slot++) {
@@ -42,7 +44,7 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
       const mask = written(st, slot);
       if (mask !== 0) adopt(st, slot, mask);
     }
-    restore(st, slot);
+    if (restoreNodes) restore(st, slot);
   }
   st.holding = true;
   upload(st);

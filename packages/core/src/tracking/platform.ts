@@ -88,6 +88,15 @@ export interface TrackingPlatform<Node extends object> {
   toLocal?(node: Node, from: Float64Array, at: number, to: Float64Array, toAt: number): void;
 
   /**
+   * `false` when nothing reads a node's pose inside the fixed step — a physics engine that holds
+   * the simulation pose itself (`capture`), whose nodes are only pictures of its bodies: the
+   * tracker then skips the restore before the steps (no write per node per frame that steps),
+   * and inside the step nodes keep the pose they were drawn at. Default `true`: every node gets
+   * its simulation pose back before the steps.
+   */
+  readonly restoresNodes?: boolean;
+
+  /**
    * A physics engine that holds the simulation pose itself (its nodes are only views): writes
    * the pose the engine gave `node` in the step just run into `rows[at..]` (simulation space) and
    * returns true, or returns false when it is unchanged for sure (a sleeping body) — the tracker
@@ -95,11 +104,12 @@ export interface TrackingPlatform<Node extends object> {
    */
   capture?(node: Node, slot: number, rows: Float64Array, at: number): boolean;
   /**
-   * The engine's velocity of `node` for `'extrapolate'`: linear `x y z` then angular `x y z`
-   * (rad/s) into `out[at..at+5]`; false if it has none (the tracker then estimates it from the
-   * last two poses).
+   * The engine's velocity of `node` for `'extrapolate'` — of its instance `index` for an
+   * instance, else `index` is -1 (unlike the other members, this one gets no slot): linear
+   * `x y z` then angular `x y z` (rad/s) into `out[at..at+5]`; false if it has none (the tracker
+   * then estimates it from the last two poses).
    */
-  velocity?(node: Node, slot: number, out: Float64Array, at: number): boolean;
+  velocity?(node: Node, index: number, out: Float64Array, at: number): boolean;
   /**
    * A write to `node`'s components `mask` was adopted as its simulation pose, now
    * `rows[at..]` (simulation space), or `teleport` put it there: move the engine's body to it.

@@ -9,7 +9,9 @@
  *    scale, each on its own) is a teleport of that component: it becomes the simulation value,
  *    its interpolation is reset — on the node and on its tracked descendants — and the engine's
  *    body is moved there. Then each node gets its simulation pose back (restore), so
- *    `fixedUpdate` and the physics read and move the real state, never an interpolated one.
+ *    `fixedUpdate` and the physics read and move the real state, never an interpolated one
+ *    (a platform whose engine holds that state and whose nodes nothing reads in the step skips
+ *    the restore: `restoresNodes: false`).
  * 2. `afterStep` (each step) — capture: what the step left becomes the current simulation pose,
  *    the old one the previous (read from the node, or from the engine's bodies).
  * 3. `interpolate` — each node's render pose for the frame's alpha (the core {@link PoseBuffer}
@@ -538,7 +540,10 @@ export class Tracker<Node extends object> implements LoopAdapter {
     beginFrame(this.#state);
   }
 
-  /** Write check (per component) and restore: every node gets its simulation pose back. */
+  /**
+   * Write check (per component) and restore: every node gets its simulation pose back (unless
+   * the platform's `restoresNodes` is false).
+   */
   beforeSteps(): void {
     beforeSteps(this.#state);
   }

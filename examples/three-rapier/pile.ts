@@ -1,0 +1,143 @@
+/**
+ * The pile of examples/three-rapier: a ground, a wall of boxes and a heap of spheres dropped
+ * beside it, each a Rapier body with its own three.js mesh bound with `physics.add`.
+ */
+import type RAPIER from '@dimforge/rapier3d-compat';
+import type { RapierPhysics } from '@fixedtick/three/rapier';
+import {
+  BoxGeometry,
+  Color,
+  Mesh,
+  MeshLambertMaterial,
+  Quaternion,
+  type Scene,
+  SphereGeometry,
+  type Vector3,
+} from 'three';
+
+/** Edge of a box, m. */
+const BOX = 0.5;
+/** Radius of a sphere, m. */
+const RADIUS = 0.26;
+const WALL = { wide: 8, high: 6, deep: 3 };
+const HEAP = { wide: 6, deep: 6, layers: 4 };
+
+/** One body of the pile and where the teleport puts it back. */
+export interface PileBody {
+  readonly mesh: Mesh;
+  readonly body: RAPIER.RigidBody;
+  readonly start: Vector3;
+}
+
+/** A 40 m ground whose top is at y = 0. */
+export function addGround(R: typeof RAPIER, world: RAPIER.World, scene: Scene): void {
+  const ground = new Mesh(
+    new BoxGeometry(40, 1, 40),
+    new MeshLambertMaterial({ color: new Color(0.2, 0.23, 0.3) }),
+  );
+  ground.position.y = -0.5;
+  scene.add(ground);
+  const body = world.createRigidBody(R.RigidBodyDesc.fixed().setTranslation(0, -0.5, 0));
+  world.createCollider(R.ColliderDesc.cuboid(20, 0.5, 20).setFriction(0.8), body);
+}
+
+/** The wall of boxes and the heap of spheres, bound to `physics`. */
+export function buildPile(
+  R: typeof RAPIER,
+  world: RAPIER.World,
+  scene: Scene,
+  physics: RapierPhysics,
+): PileBody[] {
+  const pile: PileBody[] = [];
+  const boxGeometry = new BoxGeometry(BOX, BOX, BOX);
+  const sphereGeometry = new SphereGeometry(RADIUS, 14, 10);
+  const boxMaterials = [0.55, 0.78, 1].map(
+    (shade) => new MeshLambertMaterial({ color: new Color(0.95 * shade, 0.55 * shade, 0.3) }),
+  );
+  const sphereMaterials = [0.6, 0.85, 1].map(
+    (shade) => new MeshLambertMaterial({ color: new Color(0.35, 0.8 * shade, 0.72 * shade) }),
+  );
+  const add = (mesh: Mesh, desc: RAPIER.RigidBodyDesc, collider: RAPIER.ColliderDesc) => {
+    scene.add(mesh);
+    const body = world.createRigidBody(desc);
+    world.createCollider(collider, body);
+    physics.add(mesh, body); // places the mesh on its body
+    pile.push({ mesh, body, start: mesh.position.clone() });
+  };
+  for (let y = 0; y < WALL.high; y++) {
+    for (let x = 0; x < WALL.wide; x++) {
+      for (let z = 0; z < WALL.deep; z++) {
+        const desc = R.RigidBodyDesc.dynamic().setTranslation(
+          (x - (WALL.wide - 1) / 2) * (BOX + 0.01),
+          BOX / 2 + y * (BOX + 0.01),
+          z * (BOX + 0.01),
+        );
+        const material = boxMaterials[(x + y + z) % 3];
+        add(
+          new Mesh(boxGeometry, material),
+          desc,
+          R.ColliderDesc.cuboid(BOX / 2, BOX / 2, BOX / 2).setFriction(0.7),
+        );
+      }
+    }
+  }
+  for (let layer = 0; layer < HEAP.layers; layer++) {
+    for (let x = 0; x < HEAP.wide; x++) {
+      for (let z = 0; z < HEAP.deep; z++) {
+        const desc = R.RigidBodyDesc.dynamic()
+          .setTranslation(5 + x * 0.6 + (layer % 2) * 0.2, 0.4 + layer * 0.6, -1 + z * 0.6)
+          .setAngularDamping(1.5)
+          .setLinearDamping(0.2);
+        add(
+          new Mesh(sphereGeometry, sphereMaterials[(x + z + layer) % 3]),
+          desc,
+          R.ColliderDesc.ball(RADIUS).setFriction(0.6),
+        );
+      }
+    }
+  }
+  return pile;
+}
+
+const IDENTITY = new Quaternion();
+const STILL = { x: 0, y: 0, z: 0 };
+
+/** Puts every body of the pile back where it started, at rest, with no streak. */
+export function teleportPile(pile: readonly PileBody[], physics: RapierPhysics): void {
+  for (const { mesh, body, start } of pile) {
+    physics.teleport(mesh, start, IDENTITY);
+    body.setLinvel(STILL, true);
+    body.setAngvel(STILL, true);
+  }
+}
+
+/** How many bodies are farther than `distance` (m) from where the pile put them. */
+export function movedCount(pile: readonly PileBody[], distance: number): number {
+  let moved = 0;
+  for (const { mesh, start } of pile) if (mesh.position.distanceTo(start) > distance) moved++;
+  return moved;
+}
+
+/** The largest distance (m) between a body's drawn pose and its start. */
+export function farthestFromStart(pile: readonly PileBody[]): number {
+  let farthest = 0;
+  for (const { mesh, start } of pile)
+    farthest = Math.max(farthest, mesh.position.distanceTo(start));
+  return farthest;
+}
+
+/** A sphere of the pile's kind and size, for the projectile. */
+export function projectileMesh(): Mesh {
+  return new Mesh(
+    new SphereGeometry(0.35, 18, 12),
+    new MeshLambertMaterial({
+      color: new Color(0.9, 0.9, 0.95),
+      emissive: new Color(0.15, 0.2, 0.25),
+    }),
+  );
+}
+
+/** World-space direction `yaw` radians about +y from -z (three's forward). */
+export function forward(yaw: number, target: Vector3): Vector3 {
+  return target.set(-Math.sin(yaw), 0, -Math.cos(yaw));
+}

@@ -1,0 +1,36 @@
+/**
+ * `@fixedtick/three/rapier`: Rapier rigid bodies stepped at the loop's fixed tick and drawn
+ * interpolated in three.js. `@dimforge/rapier3d-compat` (or another Rapier 3D build with the
+ * same API) is an optional peer dependency: this entry never imports it, it steps the `World`
+ * you give it.
+ *
+ * @example
+ * ```ts
+ * import RAPIER from '@dimforge/rapier3d-compat';
+ * import { ThreeFixedLoop } from '@fixedtick/three';
+ * import { RapierPhysics } from '@fixedtick/three/rapier';
+ *
+ * await RAPIER.init();
+ * const world = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+ * const loop = new ThreeFixedLoop({ renderer, scene, camera, tickRate: 60 });
+ * const physics = new RapierPhysics(loop, world);
+ * physics.add(mesh, world.createRigidBody(RAPIER.RigidBodyDesc.dynamic()));
+ * ```
+ * @packageDocumentation
+ */
+export type {
+  CollisionEvent,
+  CollisionListener,
+  ContactForceEvent,
+  ContactForceListener,
+} from '../rapier/collision-events.ts';
+export { RapierPhysics, type RapierPhysicsOptions } from '../rapier/rapier-physics.ts';
+export type {
+  RapierCollider,
+  RapierContactForceEvent,
+  RapierEventQueue,
+  RapierRigidBody,
+  RapierRotation,
+  RapierVector,
+  RapierWorld,
+} from '../rapier/rapier-types.ts';

@@ -1,0 +1,223 @@
+/**
+ * Rapier as a core tracking platform, on top of the three.js one: meshes are written as three.js
+ * objects (`ThreePlatform`), while the simulation pose lives in Rapier's bodies.
+ *
+ * - `capture`: after each step, the body's world pose is read into the tracker's rows with
+ *   Rapier's `translation(target)` / `rotation(target)` (no object allocated by the reads); a
+ *   sleeping body is not read at all (`isSleeping()`, one call) and the tracker skips it.
+ *   Rapier simulates no scale: the row keeps the mesh's current simulation scale.
+ * - `velocity`: Rapier's `linvel` / `angvel`, for `'extrapolate'`.
+ * - `adopted`: a pose written to a mesh outside the step, or a teleport, moves the body —
+ *   position and rotation each on its own — and wakes it.
+ * - `restoresNodes: false`: meshes are pictures of their bodies; nothing reads them inside the
+ *   step, so they keep their drawn pose there (no second write per mesh per frame that steps).
+ * - world space: a mesh under a transformed parent is interpolated in world space, where Rapier
+ *   simulates, and written in its parent's space (`ParentFrames`).
+ */
+import { POSE_STRIDE, type PoseBuffer } from '@fixedtick/core/interpolation';
+import {
+  ALL_COMPONENTS,
+  type ComponentMask,
+  copyComponents,
+  POSITION,
+  ROTATION,
+  SCALE,
+} from '@fixedtick/core/tracking';
+import { ThreePlatform } from '@fixedtick/three';
+import type { Object3D } from 'three';
+import { isUntransformedRoot, ParentFrames } from './parent-frame.ts';
+import type { RapierRigidBody, RapierRotation, RapierVector } from './rapier-types.ts';
+
+/**
+ * A target for Rapier's getters (`translation(target)`, …). A class of its own, its fields
+ * first set to non-integer numbers, so V8 stores them as doubles in place: an object literal
+ * `{ x: 0, y: 0, z: 0 }` shares its hidden class with every such literal in the program, and
+ * once any of them held a non-number there, each number written to it is a fresh heap box
+ * (measured: 80 B per pose read; these: none).
+ */
+class VectorTarget implements RapierVector {
+  x = 0.5;
+  y = 0.5;
+  z = 0.5;
+}
+
+/** A rotation target for Rapier's getters; see {@link VectorTarget}. */
+class RotationTarget implements RapierRotation {
+  x = 0.5;
+  y = 0.5;
+  z = 0.5;
+  w = 0.5;
+}
+
+/** `v`'s `x y z` into `rows[at..at+2]`. */
+function putVector(rows: Float64Array, at: number, v: RapierVector): void {
+  rows[at] = v.x;
+  rows[at + 1] = v.y;
+  rows[at + 2] = v.z;
+}
+
+/** `rows[at..at+2]` into `v`, returned. */
+function takeVector<V extends RapierVector>(v: V, rows: Float64Array, at: number): V {
+  v.x = rows[at];
+  v.y = rows[at + 1];
+  v.z = rows[at + 2];
+  return v;
+}
+
+/** `rows[at..at+3]` (`x y z w`) into `q`, returned. */
+function takeRotation<Q extends RapierRotation>(q: Q, rows: Float64Array, at: number): Q {
+  takeVector(q, rows, at).w = rows[at + 3];
+  return q;
+}
+
+/** The Rapier {@link TrackingPlatform}: one per `RapierPhysics` (it keeps per-slot bodies). */
+export class RapierPlatform extends ThreePlatform {
+  /** By slot: the body that drives the slot's mesh. */
+  readonly #bodies: (RapierRigidBody | undefined)[] = [];
+  /** Bound mesh → its slot (`velocity` is given the node, not its slot). */
+  readonly #slots = new Map<Object3D, number>();
+  /** By slot: 1 if Rapier reported the body asleep at its last capture. */
+  #asleep = new Uint8Array(64);
+  /** Converts poses of meshes under transformed parents. */
+  readonly frames = new ParentFrames();
+  readonly #vector = new VectorTarget();
+  readonly #rotation = new RotationTarget();
+  /** The tracker's pose buffer (its rows' scale is the mesh's simulation scale). */
+  poses: PoseBuffer | undefined;
+  /** Bodies found asleep by the captures since `sleeping` was last set to 0. */
+  sleeping = 0;
+  /** Rapier holds the simulation: meshes are not given it back before the steps. */
+  readonly restoresNodes = false;
+
+  /** `body` drives `object`, the mesh in `slot`. */
+  bind(object: Object3D, slot: number, body: RapierRigidBody): void {
+    this.#bodies[slot] = body;
+    this.#slots.set(object, slot);
+    if (slot >= this.#asleep.length) {
+      const next = new Uint8Array(Math.max(this.#asleep.length * 2, slot + 1));
+      next.set(this.#asleep);
+      this.#asleep = next;
+    }
+    this.#asleep[slot] = 0;
+  }
+
+  /** Forgets every body and parent (the adapter is disposed). */
+  clear(): void {
+    this.#bodies.length = 0;
+    this.#slots.clear();
+    this.frames.clear();
+  }
+
+  /** `object`'s slot is free again. */
+  unbind(object: Object3D, slot: number): void {
+    this.#bodies[slot] = undefined;
+    this.#slots.delete(object);
+  }
+
+  /**
+   * Writes `body`'s pose into `object`, in the space `object` stores (its parent's), so that a
+   * newly bound mesh starts where its body is; its scale stays.
+   */
+  place(object: Object3D, body: RapierRigidBody, rows: Float64Array): void {
+    this.#readBody(body, rows, 0);
+    putVector(rows, 7, object.scale);
+    const parent = object.parent;
+    if (parent !== null && !isUntransformedRoot(parent)) {
+      this.frames.invalidate();
+      this.frames.toLocal(parent, rows, 0, rows, 0);
+    }
+    this.writePosition(object, -1, rows, 0);
+    this.writeRotation(object, -1, rows, 0, false);
+  }
+
+  /** Rapier holds the simulation pose: the body's, unless it sleeps (then nothing is read). */
+  capture(_object: Object3D, slot: number, rows: Float64Array, at: number): boolean {
+    const body = this.#bodies[slot] as RapierRigidBody;
+    if (body.isSleeping()) {
+      this.#asleep[slot] = 1;
+      this.sleeping++;
+      return false;
+    }
+    this.#asleep[slot] = 0;
+    this.#readBody(body, rows, at);
+    const current = (this.poses as PoseBuffer).current;
+    copyComponents(rows, at, current, slot * POSE_STRIDE, SCALE);
+    return true;
+  }
+
+  /** Rapier's linear and angular velocity (zero, unread, for a body found asleep). */
+  velocity(object: Object3D, _index: number, out: Float64Array, at: number): boolean {
+    const slot = this.#slots.get(object);
+    if (slot === undefined) return false;
+    if (this.#asleep[slot] === 1) {
+      out.fill(0, at, at + 6);
+      return true;
+    }
+    const body = this.#bodies[slot] as RapierRigidBody;
+    putVector(out, at, body.linvel(this.#vector));
+    putVector(out, at + 3, body.angvel(this.#vector));
+    return true;
+  }
+
+  /** A write to the mesh (or a teleport) moves and wakes the body: each component on its own. */
+  adopted(
+    _object: Object3D,
+    slot: number,
+    rows: Float64Array,
+    at: number,
+    mask: ComponentMask,
+  ): void {
+    const body = this.#bodies[slot];
+    if (body === undefined) return;
+    if (mask & POSITION) body.setTranslation(takeVector(this.#vector, rows, at), true);
+    if (mask & ROTATION) body.setRotation(takeRotation(this.#rotation, rows, at + 3), true);
+    if (mask & (POSITION | ROTATION)) this.#asleep[slot] = 0;
+  }
+
+  /**
+   * Rapier turns the body, not the mesh's Euler angles: a rotation written to a mesh always gets
+   * the angles three derives for it (three's platform keeps the angles a step left in the mesh).
+   */
+  override writeRotation(
+    object: Object3D,
+    slot: number,
+    rows: Float64Array,
+    at: number,
+    _simulation: boolean,
+  ): void {
+    super.writeRotation(object, slot, rows, at, false);
+  }
+
+  /** Rapier simulates in world space: a mesh under a transformed parent is converted. */
+  simulatedInWorld(object: Object3D): boolean {
+    return object.parent !== null && !isUntransformedRoot(object.parent);
+  }
+
+  /** A stored (local) pose of `object` in world space (unchanged once it has no parent). */
+  toSimulation(
+    object: Object3D,
+    from: Float64Array,
+    at: number,
+    to: Float64Array,
+    toAt: number,
+  ): void {
+    const parent = object.parent;
+    if (parent === null) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
+    else this.frames.toWorld(parent, from, at, to, toAt);
+  }
+
+  /** A world pose of `object` in its parent's space (unchanged once it has no parent). */
+  toLocal(object: Object3D, from: Float64Array, at: number, to: Float64Array, toAt: number): void {
+    const parent = object.parent;
+    if (parent === null) copyComponents(to, toAt, from, at, ALL_COMPONENTS);
+    else this.frames.toLocal(parent, from, at, to, toAt);
+  }
+
+  /** The body's world pose into `rows[at..at+6]` (the getters' results: they are the targets). */
+  #readBody(body: RapierRigidBody, rows: Float64Array, at: number): void {
+    putVector(rows, at, body.translation(this.#vector));
+    const q = body.rotation(this.#rotation);
+    putVector(rows, at + 3, q);
+    rows[at + 6] = q.w;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * examples/three-rapier in real Chromium with real Rapier WASM (inlined by the compat build):
+ * RapierPhysics steps the world once per tick with the loop's timestep, the pile settles and
+ * falls asleep, one F press fires one shot that hits and moves the pile, the teleport shows the
+ * pile back home in the same frame, the character walks on Rapier's character controller with
+ * the camera on its drawn pose, and the selectors change the rate and the mode.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { maybeScreenshot, readState, useExample, waitForFrames } from './harness.ts';
+
+// Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
+
+interface RapierState {
+  frames: number;
+  ticks: number;
+  steps: number;
+  physicsRate: number;
+  fixedDelta: number;
+  timestep: number;
+  interpolation: string;
+  bodies: number;
+  bound: number;
+  sleeping: number;
+  resting: number;
+  moved: number;
+  shots: number;
+  hits: number;
+  teleports: number;
+  teleportOffset: number;
+  farthestBeforeTeleport: number;
+  stepsAfterTeleport: number;
+  character: {
+    drawn: [number, number, number];
+    simulated: [number, number, number];
+    walked: number;
+    grounded: boolean;
+    cameraError: number;
+  };
+}
+
+const ex = useExample('three-rapier', 10);
+
+/**
+ * Waits until `check(state, arg)` holds on the page's `window.__fixedtick`. `check` runs in the
+ * page: it may use only its two parameters.
+ */
+function until<A>(check: (s: RapierState, arg: A) => boolean, arg: A): Promise<unknown> {
+  return ex.page.waitForFunction(
+    ([source, value]) =>
+      new Function('s', 'arg', `return (${source})(s, arg);`)(window.__fixedtick, value) === true,
+    [check.toString(), arg] as const,
+  );
+}
+
+describe('three-rapier: a Rapier pile on RapierPhysics', () => {
+  it('binds every body, steps the world once per tick with timestep = fixedDelta', async () => {
+    const s = await readState<RapierState>(ex.page);
+    expect(s.bodies).toBe(288);
+    // the pile, the capsule and the projectile
+    expect(s.bound).toBe(290);
+    expect(s.steps).toBe(s.ticks);
+    expect(s.ticks).toBeGreaterThan(0);
+    expect(s.fixedDelta).toBeCloseTo(1 / 60, 15);
+    expect(s.timestep).toBe(Math.fround(1 / 60));
+  });
+
+  it('the pile settles and falls asleep: sleeping bodies are counted (and skipped)', async () => {
+    await until((s, n) => s.sleeping >= n, 200);
+    const s = await readState<RapierState>(ex.page);
+    expect(s.resting).toBeGreaterThanOrEqual(200);
+    expect(s.moved).toBeLessThan(s.bodies);
+    await maybeScreenshot(ex.page, 'three-rapier-asleep');
+  });
+
+  it('the character walks on the character controller; the camera follows its drawn pose', async () => {
+    await until((s, m) => s.character.walked > m && s.character.grounded, 1);
+    const s = await readState<RapierState>(ex.page);
+    expect(s.character.cameraError).toBeLessThan(1e-9);
+    // standing on the ground: capsule centre = half height + radius (+ the controller's offset)
+    expect(s.character.simulated[1]).toBeGreaterThan(0.75);
+    expect(s.character.simulated[1]).toBeLessThan(0.9);
+  });
+
+  it('at a simulated 144 Hz display the character is drawn between steps, one step behind', async () => {
+    await ex.page.selectOption('#display-rate', '144');
+    const before = await readState<RapierState>(ex.page);
+    await waitForFrames(ex.page, before.frames + 30);
+    const s = await readState<RapierState>(ex.page);
+    const [dx, , dz] = s.character.drawn.map((v, k) => v - s.character.simulated[k]);
+    // at 3.5 m/s and 60 Hz a step is 5.8 cm: drawn within two steps of the body
+    expect(Math.hypot(dx, dz)).toBeLessThan(0.12);
+    await ex.page.selectOption('#display-rate', 'real');
+  });
+
+  it('a press of F fires exactly one shot that hits and moves the pile', async () => {
+    await ex.page.keyboard.press('KeyF');
+    await until((s, n) => s.shots === 1 && s.hits >= 1 && s.moved >= n, 5);
+    expect((await readState<RapierState>(ex.page)).shots).toBe(1);
+    await maybeScreenshot(ex.page, 'three-rapier-shot');
+  });
+
+  it('the teleport draws the whole pile back home in the same frame, with no streak', async () => {
+    await ex.page.click('#teleport');
+    await until((s, n) => s.teleports === n && s.teleportOffset >= 0, 1);
+    const s = await readState<RapierState>(ex.page);
+    // the shot scattered the pile: a streak would draw bodies on their way back from metres off
+    expect(s.farthestBeforeTeleport).toBeGreaterThan(1);
+    // teleported at rest inside fixedUpdate: the frame draws each body where it fell from its
+    // start in the steps that followed (at most ½·g·t² for those steps), not on its way back
+    const t = s.stepsAfterTeleport * s.fixedDelta;
+    expect(s.stepsAfterTeleport).toBeGreaterThanOrEqual(1);
+    expect(s.teleportOffset).toBeLessThanOrEqual(0.5 * 9.81 * t * t + 1e-3);
+  });
+
+  it('the physics rate and interpolation selectors change the timestep and the mode', async () => {
+    await ex.page.selectOption('#physics-rate', '20');
+    await ex.page.selectOption('#interpolation', 'extrapolate');
+    const before = await readState<RapierState>(ex.page);
+    await until((s, ticks) => s.ticks >= ticks, before.ticks + 5);
+    const s = await readState<RapierState>(ex.page);
+    expect(s.physicsRate).toBe(20);
+    expect(s.interpolation).toBe('extrapolate');
+    expect(s.timestep).toBe(Math.fround(1 / 20));
+    expect(s.steps).toBe(s.ticks);
+  });
+
+  it('logged no console error', () => {
+    expect(ex.opened.errors).toEqual([]);
+  });
+});
