@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.ts';
+
+export default defineConfig(
+  packageBuild({ index: 'src/index.ts' }, [
+    'react',
+    'react/jsx-runtime',
+    '@react-three/fiber',
+    'three',
+  ]),
+);
