@@ -18,3 +18,4 @@ export {
   useUpdate,
 } from './loop-hooks.ts';
 export type { FixedTickLoopOptions } from './loop-options.ts';
+export { useTracked } from './use-tracked.ts';
