@@ -18,4 +18,5 @@ export {
   useUpdate,
 } from './loop-hooks.ts';
 export type { FixedTickLoopOptions } from './loop-options.ts';
+export { type UseInputLatchOptions, useInputLatch } from './use-input-latch.ts';
 export { useTracked } from './use-tracked.ts';
