@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
-import { packageBuild } from '../../tsup.base.ts';
+import { packageBuild, packageEntries } from '../../tsup.base.ts';
 
 export default defineConfig(
-  packageBuild({ index: 'src/index.ts' }, [
+  packageBuild(packageEntries(import.meta.url), [
     'react',
     'react/jsx-runtime',
     '@react-three/fiber',
