@@ -107,9 +107,10 @@ function Panel(props: {
         <select
           id="display-rate"
           value={String(props.rate)}
-          onChange={(e) =>
-            props.onRate(e.target.value === 'real' ? 'real' : Number(e.target.value))
-          }
+          onChange={(e) => {
+            props.onRate(e.target.value === 'real' ? 'real' : Number(e.target.value));
+            e.currentTarget.blur(); // the keys (Space, G) are the page's again at once
+          }}
         >
           <option value="30">30 fps (simulated)</option>
           <option value="60">60 fps (simulated)</option>
@@ -122,7 +123,10 @@ function Panel(props: {
         <select
           id="physics-rate"
           value={String(props.physicsRate)}
-          onChange={(e) => props.onPhysicsRate(Number(e.target.value))}
+          onChange={(e) => {
+            props.onPhysicsRate(Number(e.target.value));
+            e.currentTarget.blur();
+          }}
         >
           {[30, 60, 120, 144].map((hz) => (
             <option key={hz} value={hz}>
@@ -137,7 +141,10 @@ function Panel(props: {
           type="checkbox"
           id="auto-jump"
           checked={props.autoJump}
-          onChange={(e) => props.onAutoJump(e.target.checked)}
+          onChange={(e) => {
+            props.onAutoJump(e.target.checked);
+            e.currentTarget.blur();
+          }}
         />
       </label>
       <button
@@ -173,6 +180,9 @@ function Panel(props: {
           ))}
         </tbody>
       </table>
+      <p className="note">
+        Keys work right after you use a control: it hands the focus back to the page.
+      </p>
       <p className="note">{note}</p>
       <p className="note">
         <code>&lt;FixedTick&gt;</code> runs the loop in a <code>useFrame</code> callback at priority

@@ -4,7 +4,6 @@
  * peak lines are drawn in `usePreRender`, and a `useFrame` callback at R3F's default priority
  * (after the loop's frame) publishes the numbers the e2e test reads.
  */
-import { createTimingGraph } from '@fixedtick/core/debug';
 import {
   type InputLatch,
   useFixedLoop,
@@ -14,6 +13,7 @@ import {
   useTracked,
   useUpdate,
 } from '@fixedtick/react-three';
+import { createTimingGraph } from '@fixedtick/react-three/debug';
 import { useFrame, useThree } from '@react-three/fiber';
 import { type RefObject, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Mesh, OrthographicCamera } from 'three';
