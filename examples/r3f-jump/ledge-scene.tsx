@@ -19,6 +19,7 @@ import { type RefObject, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Mesh, OrthographicCamera } from 'three';
 import {
   BOX,
+  fitView,
   inLaneOrder,
   LANE_X,
   LEDGE,
@@ -27,7 +28,6 @@ import {
   shownPeak,
   stepFixed,
   stepPerFrame,
-  viewBox,
 } from '../shared/ledge-jump.ts';
 
 /** What the page (outside the canvas) can ask of the scene. */
@@ -81,20 +81,7 @@ function FitCamera({ labels }: { labels: RefObject<HTMLDivElement | null> }) {
   const { width, height } = useThree((s) => s.size);
   useLayoutEffect(() => {
     const ortho = camera as OrthographicCamera;
-    if (ortho.isOrthographicCamera !== true) return;
-    const view = viewBox(width, height);
-    ortho.left = view.left;
-    ortho.right = view.right;
-    ortho.top = view.top;
-    ortho.bottom = view.bottom;
-    ortho.updateProjectionMatrix();
-    const el = labels.current;
-    if (el === null) return;
-    el.style.top = `${view.labelTop}%`;
-    const spans = el.children;
-    for (let i = 0; i < spans.length; i++) {
-      (spans[i] as HTMLElement).style.left = `${view.labelLeft[i]}%`;
-    }
+    if (ortho.isOrthographicCamera === true) fitView(ortho, labels.current, width, height);
   }, [camera, width, height, labels]);
   return null;
 }

@@ -8,6 +8,7 @@
  * - dt: `vy -= g * dt; y += vy * dt` with the frame's delta;
  * - fixed: the same semi-implicit Euler in fixed steps at the physics rate, drawn interpolated.
  */
+import type { OrthographicCamera } from 'three';
 import type { DisplayRate } from './simulated-display.ts';
 
 /** Launch speed, px/s. */
@@ -182,6 +183,30 @@ export function viewBox(width: number, height: number): ViewBox {
     labelTop: ((top + 14) / viewHeight) * 100,
     labelLeft: LANE_X.map((x) => ((x - left) / viewWidth) * 100),
   };
+}
+
+/**
+ * Fits `camera` and the lane labels (the children of `labels`, in lane order) to a `width` ×
+ * `height` px stage.
+ */
+export function fitView(
+  camera: OrthographicCamera,
+  labels: HTMLElement | null,
+  width: number,
+  height: number,
+): void {
+  const view = viewBox(width, height);
+  camera.left = view.left;
+  camera.right = view.right;
+  camera.bottom = view.bottom;
+  camera.top = view.top;
+  camera.updateProjectionMatrix();
+  if (labels === null) return;
+  labels.style.top = `${view.labelTop}%`;
+  const spans = labels.children;
+  for (let i = 0; i < spans.length; i++) {
+    (spans[i] as HTMLElement).style.left = `${view.labelLeft[i]}%`;
+  }
 }
 
 /** The peak a runner's line shows: the jump under way's, else the last one's (null: none). */

@@ -31,6 +31,7 @@ import {
   BOX,
   createRunners,
   displayNote,
+  fitView,
   inLaneOrder,
   LANE_X,
   LEDGE,
@@ -38,7 +39,6 @@ import {
   shownPeak,
   stepFixed,
   stepPerFrame,
-  viewBox,
 } from '../shared/ledge-jump.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -176,13 +176,12 @@ const cells = order.map((r) => {
 const displayLine = document.getElementById('display-note') as HTMLParagraphElement;
 const statsLine = document.getElementById('stats') as HTMLParagraphElement;
 const labels = document.getElementById('lane-labels') as HTMLDivElement;
-const labelSpans = order.map((r) => {
+for (const r of order) {
   const span = document.createElement('span');
   span.textContent = r.label;
   span.style.color = r.color;
   labels.append(span);
-  return span;
-});
+}
 
 function fitCamera(): void {
   const width = stage.clientWidth;
@@ -191,14 +190,7 @@ function fitCamera(): void {
     if (canvas.height === Math.floor(height * renderer.getPixelRatio())) return;
   }
   renderer.setSize(width, height, false);
-  const view = viewBox(width, height);
-  camera.left = view.left;
-  camera.right = view.right;
-  camera.bottom = view.bottom;
-  camera.top = view.top;
-  camera.updateProjectionMatrix();
-  labels.style.top = `${view.labelTop}%`;
-  for (let i = 0; i < labelSpans.length; i++) labelSpans[i].style.left = `${view.labelLeft[i]}%`;
+  fitView(camera, labels, width, height);
 }
 
 function showNumbers(): void {
