@@ -58,6 +58,18 @@ function probe(): Seen {
   return { deltas: [], ticks: [] };
 }
 
+/** A root with `<FixedTick tickRate={60}>` and a {@link StepProbe}, in `frameloop` mode. */
+async function mountProbe(frameloop?: 'always' | 'never') {
+  const seen = probe();
+  const r = await mount(
+    <FixedTick tickRate={60}>
+      <StepProbe seen={seen} />
+    </FixedTick>,
+    frameloop,
+  );
+  return { r, seen };
+}
+
 /** Logs each hook and R3F callback of one frame in the order they run. */
 function Order({ log }: { log: string[] }) {
   useFrame(() => log.push('useFrame -200'), -200);
@@ -144,13 +156,7 @@ describe('<FixedTick>: fixed steps from R3F frames', () => {
   });
 
   it('in WebXR runs on the XR frames’ timestamps (a 90 Hz headset: 60 steps a second at 60 Hz)', async () => {
-    const seen = probe();
-    const r = await mount(
-      <FixedTick tickRate={60}>
-        <StepProbe seen={seen} />
-      </FixedTick>,
-      'always',
-    );
+    const { r, seen } = await mountProbe('always');
     for (const t of timestamps(60, 61)) display.frame(t); // 1 s on the page
     expect(seen.deltas).toHaveLength(60);
     const xrFrame = enterXR(r);
@@ -167,12 +173,7 @@ describe('<FixedTick>: fixed steps from R3F frames', () => {
   });
 
   it('@react-three/test-renderer’s advanceFrames(n, delta) advances the loop by delta per frame', async () => {
-    const seen = probe();
-    const r = await mount(
-      <FixedTick tickRate={60}>
-        <StepProbe seen={seen} />
-      </FixedTick>,
-    );
+    const { r, seen } = await mountProbe();
     await act(async () => r.advanceFrames(31, 1 / 60));
     // the first frame sets the time origin; the other 30 bring 1/60 s each
     expect(seen.deltas).toHaveLength(30);
@@ -211,12 +212,7 @@ describe('<FixedTick>: fixed steps from R3F frames', () => {
   });
 
   it('a switch of frameloop mode starts a new time origin (no anomaly, no burst)', async () => {
-    const seen = probe();
-    const r = await mount(
-      <FixedTick tickRate={60}>
-        <StepProbe seen={seen} />
-      </FixedTick>,
-    );
+    const { r, seen } = await mountProbe();
     for (const t of timestamps(60, 31)) advance(50_000 + t); // frameloop 'never', its own clock
     expect(seen.deltas).toHaveLength(30);
     await act(async () => rootState(r).setFrameloop('always'));
