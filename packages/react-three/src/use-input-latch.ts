@@ -2,6 +2,7 @@ import {
   type BindKeyboardOptions,
   type BindPointerOptions,
   InputLatch,
+  type InputTiming,
   type KeyboardTarget,
   type PointerTarget,
   type Unsubscribe,
@@ -11,6 +12,14 @@ import { type FixedTickState, useFixedTickState } from './fixed-tick-context.ts'
 
 /** Options of {@link useInputLatch}: which DOM targets feed the latch while the component lives. */
 export interface UseInputLatchOptions {
+  /**
+   * When a latched event reaches the simulation (`InputLatch`'s `timing`): `'arrival'`, the first
+   * tick after it arrives; `'timestamp'`, the tick of its time, the same at every display rate.
+   * The latch is shared, so this applies when it is made: the first component to call
+   * `useInputLatch` under a `<FixedTick>` sets it.
+   * @defaultValue `'arrival'`
+   */
+  timing?: InputTiming;
   /**
    * Where key events come from; `null` for none (feed the latch yourself: `press`, `release`).
    * @defaultValue `window` (none outside a browser)
@@ -41,10 +50,11 @@ interface SharedInput {
 const SHARED_INPUT = Symbol('fixedtick.react-three.input');
 
 /** The latch of `state`'s loop, made on first use (in render: idempotent, one per loop). */
-function sharedInput(state: FixedTickState): SharedInput {
+function sharedInput(state: FixedTickState, timing: InputTiming | undefined): SharedInput {
   let shared = state.extras.get(SHARED_INPUT) as SharedInput | undefined;
   if (shared === undefined) {
-    shared = { latch: new InputLatch(state.loop), keyboard: new Map(), pointer: new Map() };
+    const latch = new InputLatch(state.loop, timing === undefined ? undefined : { timing });
+    shared = { latch, keyboard: new Map(), pointer: new Map() };
     state.extras.set(SHARED_INPUT, shared);
   }
   return shared;
@@ -87,7 +97,7 @@ function bindShared(bindings: Bindings, target: object, bind: () => Unsubscribe)
  * ```
  */
 export function useInputLatch(options?: UseInputLatchOptions): InputLatch {
-  const shared = sharedInput(useFixedTickState('useInputLatch'));
+  const shared = sharedInput(useFixedTickState('useInputLatch'), options?.timing);
   const keyboard = options?.keyboard === undefined ? defaultKeyboard() : options.keyboard;
   const pointer = options?.pointer ?? null;
   // The binding options are read when a target is bound; a new object per render rebinds nothing.

@@ -12,7 +12,7 @@ import {
 } from '@fixedtick/react-three';
 import { advance } from '@react-three/fiber';
 import { StrictMode } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failOnConsoleErrors, mount } from './r3f-harness.tsx';
 
 failOnConsoleErrors();
@@ -123,6 +123,28 @@ describe('useInputLatch', () => {
     expect(seen.pressedTicks[0]).toHaveLength(1);
     await r.unmount();
     expect(keyboard.listeners).toBe(0);
+  });
+
+  it('makes the shared latch with the first caller’s timing, and rejects a bad one', async () => {
+    const seen = newSeen();
+    const r = await mount(
+      <FixedTick>
+        <Jumper seen={seen} id={0} options={{ keyboard: null, timing: 'timestamp' }} />
+        <Jumper seen={seen} id={1} options={{ keyboard: null }} />
+      </FixedTick>,
+    );
+    expect(seen.latches.map((l) => l.timing)).toEqual(['timestamp', 'timestamp']);
+    await r.unmount();
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const bad = { keyboard: null, timing: 'soon' } as unknown as UseInputLatchOptions;
+    await expect(
+      mount(
+        <FixedTick>
+          <Jumper seen={newSeen()} id={0} options={bad} />
+        </FixedTick>,
+      ),
+    ).rejects.toThrow(/"timing".*"soon"/);
+    quiet.mockRestore();
   });
 
   it('binds a pointer target when given one, no keyboard with keyboard: null, and applies the options', async () => {
