@@ -68,7 +68,7 @@ function Block(props: {
   ref?: RefObject<Mesh | null>;
 }) {
   return (
-    <mesh ref={props.ref} position={[props.x, props.y, 0]} scale={[props.w, props.h, 1]}>
+    <mesh ref={props.ref ?? null} position={[props.x, props.y, 0]} scale={[props.w, props.h, 1]}>
       <boxGeometry />
       <meshBasicMaterial color={props.color} />
     </mesh>

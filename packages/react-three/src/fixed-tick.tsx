@@ -24,7 +24,7 @@ export interface FixedTickProps extends FixedTickLoopOptions {
    * The `useFrame` priority of the loop's frame: a finite number ≤ 0.
    * @defaultValue {@link DEFAULT_FRAME_PRIORITY} (-100)
    */
-  framePriority?: number;
+  framePriority?: number | undefined;
 }
 
 /**

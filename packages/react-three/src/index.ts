@@ -19,4 +19,4 @@ export {
 } from './loop-hooks.ts';
 export type { FixedTickLoopOptions } from './loop-options.ts';
 export { type UseInputLatchOptions, useInputLatch } from './use-input-latch.ts';
-export { useTracked } from './use-tracked.ts';
+export { type UseTrackedOptions, useTracked } from './use-tracked.ts';

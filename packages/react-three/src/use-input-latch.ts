@@ -19,22 +19,22 @@ export interface UseInputLatchOptions {
    * `useInputLatch` under a `<FixedTick>` sets it.
    * @defaultValue `'arrival'`
    */
-  timing?: InputTiming;
+  timing?: InputTiming | undefined;
   /**
    * Where key events come from; `null` for none (feed the latch yourself: `press`, `release`).
    * @defaultValue `window` (none outside a browser)
    */
-  keyboard?: KeyboardTarget | null;
+  keyboard?: KeyboardTarget | null | undefined;
   /** Options of the keyboard binding (`preventDefault: ['Space']`, `releaseOnBlur`). */
-  keyboardOptions?: BindKeyboardOptions;
+  keyboardOptions?: BindKeyboardOptions | undefined;
   /**
    * Where pointer events come from (`useThree((s) => s.gl.domElement)` for the canvas); `null`
    * for none.
    * @defaultValue `null`
    */
-  pointer?: PointerTarget | null;
+  pointer?: PointerTarget | null | undefined;
   /** Options of the pointer binding (`capture`). */
-  pointerOptions?: BindPointerOptions;
+  pointerOptions?: BindPointerOptions | undefined;
 }
 
 /** Bindings of one kind, by target, with the number of components using each. */

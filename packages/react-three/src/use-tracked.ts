@@ -9,6 +9,18 @@ import type { Object3D } from 'three';
 import { useFixedTickState } from './fixed-tick-context.ts';
 
 /**
+ * Options of {@link useTracked} and `useRapierBody`. `interpolation` may be `undefined` (a prop
+ * passed through unset): the object then follows the default mode.
+ */
+export interface UseTrackedOptions {
+  /**
+   * How the object is drawn between fixed steps: `'interpolate'`, `'extrapolate'` or `'none'`.
+   * @defaultValue `<FixedTick defaultInterpolation>` (`'interpolate'`)
+   */
+  interpolation?: InterpolationMode | undefined;
+}
+
+/**
  * Tracks the object `ref` points to (a mesh, a group, any `Object3D`) with the nearest
  * `<FixedTick>`'s loop while the component is mounted: its local position, rotation and scale
  * become simulation state, moved in `useFixedUpdate` and drawn interpolated between the last two
@@ -23,7 +35,7 @@ import { useFixedTickState } from './fixed-tick-context.ts';
  * handler, `useUpdate`, a `useFrame` callback, a changed `position` prop — is a teleport, drawn
  * in that frame with no streak.
  */
-export function useTracked(ref: RefObject<Object3D | null>, options?: TrackOptions): void {
+export function useTracked(ref: RefObject<Object3D | null>, options?: UseTrackedOptions): void {
   const { loop } = useFixedTickState('useTracked');
   const mode = options?.interpolation;
   if (mode !== undefined) checkInterpolationMode(mode, 'interpolation');

@@ -21,6 +21,8 @@ import { failOnConsoleErrors, mount, timestamps } from './r3f-harness.tsx';
 failOnConsoleErrors();
 afterEach(() => vi.restoreAllMocks());
 
+/** Where a runner starts without a `position` prop. */
+const ORIGIN: [number, number, number] = [0, 0, 0];
 /** Speed of the runner, px/s: 5 px per 60 Hz step. */
 const SPEED = 300;
 const STEP_PX = SPEED / 60;
@@ -77,7 +79,7 @@ function Runner({ out, interpolation, position, viaTeleport = false }: RunnerPro
   };
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: an R3F <mesh> is a three.js object, not DOM
-    <mesh ref={ref} position={position} onClick={onClick}>
+    <mesh ref={ref} position={position ?? ORIGIN} onClick={onClick}>
       <boxGeometry />
       <meshBasicMaterial />
     </mesh>

@@ -1,7 +1,8 @@
-import { checkInterpolationMode, optionError, type TrackOptions } from '@fixedtick/three';
+import { checkInterpolationMode, optionError } from '@fixedtick/three';
 import type { RapierRigidBody } from '@fixedtick/three/rapier';
 import { type RefObject, useLayoutEffect } from 'react';
 import type { Object3D } from 'three';
+import type { UseTrackedOptions } from '../use-tracked.ts';
 import { useFixedRapierState } from './fixed-rapier.tsx';
 
 /**
@@ -20,7 +21,7 @@ import { useFixedRapierState } from './fixed-rapier.tsx';
 export function useRapierBody(
   ref: RefObject<Object3D | null>,
   body: RapierRigidBody | null | undefined,
-  options?: TrackOptions,
+  options?: UseTrackedOptions,
 ): void {
   const { bindings } = useFixedRapierState('useRapierBody');
   const mode = options?.interpolation;
