@@ -36,6 +36,14 @@ export const examples: readonly ExampleEntry[] = [
       'Switch the display rate: only the fixed-step runner keeps its 95.0 px peak and its air time.',
   },
   {
+    slug: 'r3f-jump',
+    title: 'The 96 px ledge (React Three Fiber)',
+    summary:
+      'The same jump as R3F components on @fixedtick/react-three: <FixedTick>, useFixedUpdate and a useTracked mesh, at a simulated 30, 60 or 144 fps display or on R3F’s own frame loop.',
+    lookFor:
+      'Pick any display rate, simulated or R3F’s own loop: the fixed-step runner peaks at 95.0 px every time.',
+  },
+  {
     slug: 'three-interpolation',
     title: 'Interpolation modes at 10 Hz physics (three.js)',
     summary:

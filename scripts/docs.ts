@@ -47,6 +47,7 @@ const GUIDE_ORDER = [
   'getting-started',
   'three',
   'rapier',
+  'react-three',
   'babylon',
   'timing-model',
   'interpolation',

@@ -46,23 +46,30 @@ describe('the docs site', () => {
   });
 
   it.each([
-    ['three', 'ThreeFixedLoop'],
-    ['babylon', 'BabylonFixedLoop'],
-  ])('@fixedtick/%s: own symbols first, then the core ones as links to core', (pkg, own) => {
-    const page = html(`modules/_fixedtick_${pkg}.html`);
-    const groups = [...page.matchAll(/<h2 class="tsd-anchor-link" id="([^"]+)"/g)].map((m) => m[1]);
-    expect(groups.at(-1)).toBe('references');
-    expect(groups.length).toBeGreaterThan(1);
-    const references = page.slice(page.indexOf('id="references"'));
-    const ownPart = page.slice(0, page.indexOf('id="references"'));
-    expect(ownPart).toContain(`>${own}<`);
-    const targets = [...references.matchAll(/<span>\s→\s<\/span><a href="([^"]+)"/g)].map(
-      (m) => m[1],
-    );
-    expect(targets.length).toBeGreaterThan(20); // FixedLoop, presets, InputLatch, …
-    for (const target of targets) expect(target).toMatch(/_fixedtick_core(_[a-z]+)?\./);
-    expect(targets).toContain('../classes/_fixedtick_core.FixedLoop.html');
-  });
+    ['three', 'ThreeFixedLoop', /_fixedtick_core(_[a-z]+)?\./],
+    ['babylon', 'BabylonFixedLoop', /_fixedtick_core(_[a-z]+)?\./],
+    // the R3F bindings re-export the three.js adapter, which re-exports the core
+    ['react-three', 'FixedTick', /_fixedtick_(core|three)(_[a-z]+)?\./],
+  ])(
+    '@fixedtick/%s: own symbols first, then the re-exported ones as links to theirs',
+    (pkg, own, linked) => {
+      const page = html(`modules/_fixedtick_${pkg}.html`);
+      const groups = [...page.matchAll(/<h2 class="tsd-anchor-link" id="([^"]+)"/g)].map(
+        (m) => m[1],
+      );
+      expect(groups.at(-1)).toBe('references');
+      expect(groups.length).toBeGreaterThan(1);
+      const references = page.slice(page.indexOf('id="references"'));
+      const ownPart = page.slice(0, page.indexOf('id="references"'));
+      expect(ownPart).toContain(`>${own}<`);
+      const targets = [...references.matchAll(/<span>\s→\s<\/span><a href="([^"]+)"/g)].map(
+        (m) => m[1],
+      );
+      expect(targets.length).toBeGreaterThan(20); // FixedLoop, presets, InputLatch, …
+      for (const target of targets) expect(target).toMatch(linked);
+      expect(targets).toContain('../classes/_fixedtick_core.FixedLoop.html');
+    },
+  );
 
   it('opens at /docs/ in Chromium with no console error and no failed request', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'fixedtick-no-examples-'));

@@ -166,15 +166,24 @@ describe('README quick starts', () => {
       'declare const push: Vector3;',
       '',
     ].join('\n'),
+    'react-three': [
+      "import { Canvas } from '@react-three/fiber';",
+      "import { useRef } from 'react';",
+      "import { createRoot } from 'react-dom/client';",
+      "import type { Mesh } from 'three';",
+      'declare const el: HTMLElement;',
+      '',
+    ].join('\n'),
   };
 
   it('type-check against the real packages', () => {
     const files = new Map<string, string>();
     for (const pkg of DOCUMENTED_PACKAGES) {
       const readme = readFileSync(join(root, 'packages', pkg, 'README.md'), 'utf8');
-      const code = /## Quick start[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+      const block = /## Quick start[\s\S]*?```(tsx?)\n([\s\S]*?)```/.exec(readme);
+      const [, lang, code] = block ?? ['', 'ts', ''];
       files.set(
-        join(root, 'test', `.quick-start-${pkg}.ts`),
+        join(root, 'test', `.quick-start-${pkg}.${lang}`),
         `${preludes[pkg]}${code}\nexport {};\n`,
       );
     }

@@ -115,7 +115,10 @@ describe.each(PACKAGES)('@fixedtick/%s', (pkg) => {
     expect(m.homepage).toBe(`${REPO}/tree/main/packages/${pkg}#readme`);
     expect(m.bugs).toEqual({ url: `${REPO}/issues` });
     expect(m.keywords).toEqual(expect.arrayContaining(['game-loop', 'fixed-timestep']));
-    if (pkg !== 'core') {
+    if (pkg === 'react-three') {
+      // The bindings run on the three.js adapter (which brings the core) at their own version.
+      expect(m.dependencies).toEqual({ '@fixedtick/three': m.version });
+    } else if (pkg !== 'core') {
       // Adapters depend on the core at exactly their own version (Changesets keeps them fixed).
       expect(m.dependencies?.['@fixedtick/core']).toBe(m.version);
     }
@@ -130,8 +133,8 @@ describe.each(PACKAGES)('@fixedtick/%s', (pkg) => {
     );
     const readme = readFileSync(join(dir(pkg), 'README.md'), 'utf8');
     expect(readme.startsWith(`# @fixedtick/${pkg}`)).toBe(true);
-    const quickStart = /## Quick start[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme);
-    expect(quickStart, 'a "## Quick start" section with a ```ts block').not.toBeNull();
+    const quickStart = /## Quick start[\s\S]*?```tsx?\n([\s\S]*?)```/.exec(readme);
+    expect(quickStart, 'a "## Quick start" section with a ```ts (or ```tsx) block').not.toBeNull();
     const lines = (quickStart as RegExpExecArray)[1].trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(10);
     expect(lines.join('\n')).toContain(`from '@fixedtick/${pkg}'`);
@@ -198,6 +201,22 @@ describe('size-limit budgets (.size-limit.json, min+gzip)', () => {
         Object.keys(manifest(pkg).peerDependencies ?? {}).sort(),
       );
     }
+  });
+
+  it('measures the R3F bindings by every export of their own, on top of @fixedtick/three', async () => {
+    // An R3F app has the three.js adapter either way; the row is what the bindings add to it.
+    const check = checks.find((c) => c.name.startsWith('@fixedtick/react-three:')) as SizeCheck;
+    expect(check).toBeDefined();
+    expect(check.path).toBe('packages/react-three/dist/index.js');
+    const [bindings, adapter] = await Promise.all([
+      import('@fixedtick/react-three'),
+      import('@fixedtick/three'),
+    ]);
+    const own = Object.keys(bindings).filter((name) => !(name in adapter));
+    expect(check.import).toBe(`{ ${own.sort().join(', ')} }`);
+    expect((check.ignore ?? []).sort()).toEqual(
+      ['@fixedtick/three', ...Object.keys(manifest('react-three').peerDependencies ?? {})].sort(),
+    );
   });
 
   it.each(checks.map((c) => [c.name, c] as const))(

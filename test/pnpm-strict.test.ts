@@ -11,12 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownEntries } from '../scripts/lib/adapter-subpaths.ts';
+import { ADAPTERS, ownEntries } from '../scripts/lib/adapter-subpaths.ts';
 import { packedTarballs, pinned, run } from './support/packages.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const project = mkdtempSync(join(tmpdir(), 'fixedtick-pnpm-'));
-const ADAPTERS = ['three', 'babylon'] as const;
 
 /** Every import specifier an adapter's package.json exports: `@fixedtick/three`, `…/debug`, … */
 function specifiers(adapter: string): string[] {
@@ -60,13 +59,23 @@ beforeAll(async () => {
     dependencies: {
       '@fixedtick/three': `file:${tarballs.three}`,
       '@fixedtick/babylon': `file:${tarballs.babylon}`,
+      '@fixedtick/react-three': `file:${tarballs['react-three']}`,
       three: pinned('three'),
       '@types/three': pinned('@types/three'),
       '@babylonjs/core': pinned('@babylonjs/core'),
       '@babylonjs/havok': pinned('@babylonjs/havok'),
+      react: pinned('react'),
+      '@types/react': pinned('@types/react'),
+      '@react-three/fiber': pinned('@react-three/fiber'),
     },
-    // The adapters depend on @fixedtick/core at their own version: take it from its tarball.
-    pnpm: { overrides: { '@fixedtick/core': `file:${tarballs.core}` } },
+    // The adapters depend on @fixedtick/core (the R3F bindings on @fixedtick/three) at their own
+    // version: take them from their tarballs.
+    pnpm: {
+      overrides: {
+        '@fixedtick/core': `file:${tarballs.core}`,
+        '@fixedtick/three': `file:${tarballs.three}`,
+      },
+    },
   };
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await pnpm(['install', '--reporter=append-only', '--config.strict-peer-dependencies=true']);
@@ -112,7 +121,7 @@ describe('pnpm, strict layout: only the adapters are dependencies of the project
     },
   );
 
-  it('every subpath of both adapters requires from CommonJS with the same exports', async () => {
+  it('every subpath of every adapter requires from CommonJS with the same exports', async () => {
     const [esm, cjs] = await Promise.all([probe('probe.mjs', all), probe('probe.cjs', all)]);
     expect(cjs).toEqual(esm);
   });

@@ -26,92 +26,24 @@ import {
 } from 'three';
 import { keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
+import {
+  AUTO_JUMP_PAUSE_MS,
+  BOX,
+  createRunners,
+  displayNote,
+  fitView,
+  inLaneOrder,
+  LANE_X,
+  LEDGE,
+  resetRunners as resetRunnerState,
+  shownPeak,
+  stepFixed,
+  stepPerFrame,
+} from '../shared/ledge-jump.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
-/** Launch speed, px/s. */
-const V0 = 600;
-/** Gravity, px/s². */
-const G = 1800;
-/** The naive runner's constants: V0 and G per 60 fps frame (10 px/frame, 0.5 px/frame²). */
-const V0_PER_FRAME = V0 / 60;
-const G_PER_FRAME = G / 3600;
-/** Height of the ledge, px. */
-const LEDGE = 96;
-const BOX = 40;
-/** World px the camera must show: the three lanes, from under the ground to above the ledge. */
-const SCENE_WIDTH = 800;
-const SCENE_HEIGHT = 230;
-const LANE_X = [-230, 0, 230] as const;
-/** Real time the runners rest between automatic jumps, ms. */
-const AUTO_JUMP_PAUSE_MS = 700;
-
-/** One runner's state and measurements (exposed as-is to the e2e test). */
-interface Runner {
-  label: string;
-  color: string;
-  /** Height of the box's bottom above the ground, px. */
-  y: number;
-  vy: number;
-  airborne: boolean;
-  /** Highest `y` of the jump under way (or of the last one). */
-  peak: number;
-  /** Peak of the last completed jump; null before the first landing. */
-  lastPeak: number | null;
-  /** Game seconds the last completed jump spent in the air. */
-  lastAirtime: number | null;
-  airtime: number;
-  /** Jumps started / landings completed. */
-  jumps: number;
-  landings: number;
-}
-
-function runner(label: string, color: string): Runner {
-  return {
-    label,
-    color,
-    y: 0,
-    vy: 0,
-    airborne: false,
-    peak: 0,
-    lastPeak: null,
-    lastAirtime: null,
-    airtime: 0,
-    jumps: 0,
-    landings: 0,
-  };
-}
-
-const runners = {
-  perFrame: runner('moved per frame', '#f0a35e'),
-  dt: runner('scaled by dt', '#6fa8ff'),
-  fixed: runner('fixed steps + interpolation', '#7fd1b9'),
-};
-const order = [runners.perFrame, runners.dt, runners.fixed];
-
-/** Starts a jump if the runner stands on the ground (a press in mid-air does nothing). */
-function takeOff(r: Runner, pressed: boolean, vy: number): void {
-  if (!pressed || r.airborne) return;
-  r.airborne = true;
-  r.vy = vy;
-  r.peak = 0;
-  r.airtime = 0;
-  r.jumps++;
-}
-
-/** Records the peak and lands the runner when it reaches the ground. */
-function afterMove(r: Runner, seconds: number): void {
-  if (!r.airborne) return;
-  r.airtime += seconds;
-  if (r.y > r.peak) r.peak = r.y;
-  if (r.y <= 0) {
-    r.y = 0;
-    r.vy = 0;
-    r.airborne = false;
-    r.lastPeak = r.peak;
-    r.lastAirtime = r.airtime;
-    r.landings++;
-  }
-}
+const runners = createRunners();
+const order = inLaneOrder(runners);
 
 // ---- scene --------------------------------------------------------------------------------
 
@@ -160,36 +92,13 @@ createTimingGraph(loop, {
 
 loop.onFixedUpdate((dt) => {
   const r = runners.fixed;
-  takeOff(r, input.pressed('Space'), V0);
-  if (r.airborne) {
-    r.vy -= G * dt;
-    r.y += r.vy * dt;
-  }
-  afterMove(r, dt);
+  stepFixed(r, input.pressed('Space'), dt);
   // Inside the step the tracked mesh holds its simulation pose: write it like game code does.
   fixedMesh.position.y = r.y + BOX / 2;
 });
 
 loop.onUpdate((delta) => {
-  // Input first: a press is this frame's whatever the frame's length (even a 0 s frame).
-  const jump = input.pressedThisFrame('Space');
-  const naive = runners.perFrame;
-  const dtRunner = runners.dt;
-  takeOff(naive, jump, V0_PER_FRAME);
-  takeOff(dtRunner, jump, V0);
-  // A frame that brought no time (the first one, a paused game) moves nothing.
-  if (delta === 0) return;
-  if (naive.airborne) {
-    naive.vy -= G_PER_FRAME;
-    naive.y += naive.vy;
-  }
-  afterMove(naive, delta);
-
-  if (dtRunner.airborne) {
-    dtRunner.vy -= G * delta;
-    dtRunner.y += dtRunner.vy * delta;
-  }
-  afterMove(dtRunner, delta);
+  stepPerFrame(runners, input.pressedThisFrame('Space'), delta);
 });
 
 loop.onPreRender(() => {
@@ -200,7 +109,7 @@ loop.onPreRender(() => {
   for (let i = 0; i < order.length; i++) {
     const r = order[i];
     const line = meshes[i].peakLine;
-    const shown = r.airborne ? r.peak : r.lastPeak;
+    const shown = shownPeak(r);
     line.visible = shown !== null && shown > 0;
     line.position.y = shown ?? 0;
   }
@@ -233,14 +142,7 @@ function requestJump(): void {
 }
 
 function resetRunners(): void {
-  for (const r of order) {
-    r.y = 0;
-    r.vy = 0;
-    r.airborne = false;
-    r.peak = 0;
-    r.lastPeak = null;
-    r.lastAirtime = null;
-  }
+  resetRunnerState(runners);
   fixedMesh.position.y = BOX / 2; // outside the step: a teleport, shown with no streak
 }
 
@@ -271,16 +173,15 @@ const cells = order.map((r) => {
   name.innerHTML = `<span class="swatch" style="background:${r.color}"></span>${r.label}`;
   return [row.insertCell(), row.insertCell(), row.insertCell()];
 });
-const displayNote = document.getElementById('display-note') as HTMLParagraphElement;
+const displayLine = document.getElementById('display-note') as HTMLParagraphElement;
 const statsLine = document.getElementById('stats') as HTMLParagraphElement;
 const labels = document.getElementById('lane-labels') as HTMLDivElement;
-const labelSpans = order.map((r) => {
+for (const r of order) {
   const span = document.createElement('span');
   span.textContent = r.label;
   span.style.color = r.color;
   labels.append(span);
-  return span;
-});
+}
 
 function fitCamera(): void {
   const width = stage.clientWidth;
@@ -289,34 +190,22 @@ function fitCamera(): void {
     if (canvas.height === Math.floor(height * renderer.getPixelRatio())) return;
   }
   renderer.setSize(width, height, false);
-  // Show at least 230 px of height (ground to above the ledge) and 800 px of width, centred.
-  const viewHeight = Math.max(SCENE_HEIGHT, (SCENE_WIDTH * height) / Math.max(width, 1));
-  const viewWidth = (viewHeight * width) / Math.max(height, 1);
-  camera.left = -viewWidth / 2;
-  camera.right = viewWidth / 2;
-  camera.bottom = -40 - (viewHeight - SCENE_HEIGHT) / 2;
-  camera.top = camera.bottom + viewHeight;
-  camera.updateProjectionMatrix();
-  // Labels just under the ground (world y = -14).
-  labels.style.top = `${((camera.top + 14) / viewHeight) * 100}%`;
-  for (let i = 0; i < labelSpans.length; i++) {
-    labelSpans[i].style.left = `${((LANE_X[i] - camera.left) / viewWidth) * 100}%`;
-  }
+  fitView(camera, labels, width, height);
 }
 
 function showNumbers(): void {
   for (let i = 0; i < order.length; i++) {
     const r = order[i];
-    const peak = r.airborne ? r.peak : r.lastPeak;
+    const peak = shownPeak(r);
     cells[i][0].textContent = peak === null ? '–' : peak.toFixed(1);
     cells[i][1].textContent = r.lastAirtime === null ? '–' : r.lastAirtime.toFixed(3);
     cells[i][2].textContent = String(r.jumps);
   }
-  const rate = display.rate;
-  displayNote.textContent =
-    rate === 'real'
-      ? 'Display: the browser’s own frames and timestamps (requestAnimationFrame).'
-      : `Simulated ${rate} fps display: each frame the browser draws feeds loop.frame() a timestamp exactly 1/${rate} s after the last, the same path a real ${rate} Hz display uses. Game speed here: ${display.speed.toFixed(2)}× real time${display.speed < 0.9 ? ' (this screen cannot show that many frames, so it plays in slow motion)' : ''}.`;
+  displayLine.textContent = displayNote(
+    display.rate,
+    display.speed,
+    'Display: the browser’s own frames and timestamps (requestAnimationFrame).',
+  );
   statsLine.textContent = `frames ${state.frames} · ticks ${loop.tick} · physics ${loop.tickRate} Hz`;
 }
 

@@ -15,7 +15,16 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The packages that re-export core. */
-export const ADAPTERS = ['three', 'babylon'] as const;
+export const ADAPTERS = ['three', 'babylon', 'react-three'] as const;
+
+/**
+ * The package each adapter re-exports core's subpaths from: core itself, except for
+ * `@fixedtick/react-three`, which depends on `@fixedtick/three` only and re-exports its copies
+ * (the same objects), so it needs no dependency of its own on core.
+ */
+export function reExportSource(adapter: string): string {
+  return adapter === 'react-three' ? '@fixedtick/three' : '@fixedtick/core';
+}
 
 /** First line of every generated entry file: how the sync script recognises its own files. */
 export const GENERATED_MARKER =
@@ -52,7 +61,7 @@ export function entrySource(adapter: string, subpath: string): string {
  * project that installs only \`@fixedtick/${adapter}\` can import it, under any package manager.
  * @packageDocumentation
  */
-export * from '@fixedtick/core/${subpath}';
+export * from '${reExportSource(adapter)}/${subpath}';
 `;
 }
 
