@@ -29,6 +29,7 @@ import {
   farthestFromStart,
   movedCount,
   projectileMesh,
+  TeleportReach,
   teleportPile,
 } from './pile.ts';
 
@@ -115,6 +116,11 @@ const state = expose({
   teleportOffset: -1,
   /** Steps that frame ran from the teleport on (the teleport's own step included). */
   stepsAfterTeleport: 0,
+  /**
+   * In that frame: the most a drawn body lies beyond the farthest of its own simulated poses since
+   * the teleport (m; ≤ 0 when each is drawn between them, up to metres for a streak).
+   */
+  teleportExcess: Number.NaN,
   character: walker.state,
   /** Smoothed cost of one loop frame and of its render, ms. */
   frameMs: 0,
@@ -126,6 +132,11 @@ const muzzle = new Vector3();
 const spin = new Quaternion();
 /** The tick whose `fixedUpdate` teleported the pile, until its frame is drawn; else -1. */
 let teleportTick = -1;
+const reach = new TeleportReach(pile);
+// the world has stepped by postSimulation: what the steps after a teleport reached
+loop.onPostSimulation(() => {
+  if (teleportTick >= 0) reach.record();
+});
 
 loop.onFixedUpdate(() => {
   if (input.pressed('KeyF')) {
@@ -146,6 +157,7 @@ loop.onFixedUpdate(() => {
     ballBody.setEnabled(false);
     state.farthestBeforeTeleport = farthestFromStart(pile);
     teleportPile(pile, physics);
+    reach.reset();
     state.teleports++;
     teleportTick = loop.tick;
   }
@@ -175,6 +187,7 @@ loop.onPostRender(() => {
   state.moved = movedCount(pile, MOVED);
   if (teleportTick >= 0) {
     state.teleportOffset = farthestFromStart(pile);
+    state.teleportExcess = reach.excess();
     state.stepsAfterTeleport = loop.tick - teleportTick;
     teleportTick = -1;
   }

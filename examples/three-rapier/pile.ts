@@ -12,7 +12,7 @@ import {
   Quaternion,
   type Scene,
   SphereGeometry,
-  type Vector3,
+  Vector3,
 } from 'three';
 
 /** Edge of a box, m. */
@@ -116,6 +116,47 @@ export function movedCount(pile: readonly PileBody[], distance: number): number 
   let moved = 0;
   for (const { mesh, start } of pile) if (mesh.position.distanceTo(start) > distance) moved++;
   return moved;
+}
+
+/**
+ * How far each body of the pile got from its start in the steps after a teleport, to tell a
+ * frame drawn between those steps (no streak) from one drawn on the way back from before it.
+ */
+export class TeleportReach {
+  readonly #pile: readonly PileBody[];
+  readonly #reach: Float64Array;
+  readonly #at = new Vector3();
+
+  constructor(pile: readonly PileBody[]) {
+    this.#pile = pile;
+    this.#reach = new Float64Array(pile.length);
+  }
+
+  /** The teleport put every body on its start: nothing reached yet. */
+  reset(): void {
+    this.#reach.fill(0);
+  }
+
+  /** After a world step: each body's simulated distance from its start extends its reach. */
+  record(): void {
+    this.#pile.forEach(({ body, start }, i) => {
+      body.translation(this.#at);
+      this.#reach[i] = Math.max(this.#reach[i], this.#at.distanceTo(start));
+    });
+  }
+
+  /**
+   * The most any drawn body lies beyond the farthest of its own poses since the teleport (m).
+   * A pose lerped between two of those poses lies within that distance of the start (≤ 0 up to
+   * rounding); a streak, drawn from where the body was before, lies up to metres beyond it.
+   */
+  excess(): number {
+    let excess = Number.NEGATIVE_INFINITY;
+    this.#pile.forEach(({ mesh, start }, i) => {
+      excess = Math.max(excess, mesh.position.distanceTo(start) - this.#reach[i]);
+    });
+    return excess;
+  }
 }
 
 /** The largest distance (m) between a body's drawn pose and its start. */
