@@ -44,6 +44,27 @@ export function differingComponents(
   return mask;
 }
 
+/**
+ * Brings row `i` of the ledger `held` up to row `j` of `from`: copies the numbers that differ
+ * and returns the components they belong to (what must be written to the node).
+ */
+export function takeDiffering(
+  held: Float64Array,
+  i: number,
+  from: Float64Array,
+  j: number,
+): ComponentMask {
+  let mask = 0;
+  for (let k = 0; k < POSE_STRIDE; k++) {
+    const v = from[j + k];
+    if (held[i + k] !== v) {
+      held[i + k] = v;
+      mask |= k < 3 ? POSITION : k < 7 ? ROTATION : SCALE;
+    }
+  }
+  return mask;
+}
+
 /** True if row `i` of `a` equals row `j` of `b`, number for number (`===`). */
 export function sameRow(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
   for (let k = 0; k < POSE_STRIDE; k++) if (a[i + k] !== b[j + k]) return false;

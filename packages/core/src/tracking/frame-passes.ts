@@ -6,6 +6,7 @@
  * @internal
  */
 import type { FixedLoop } from '../fixed-loop.ts';
+import { copyRow, POSITION, ROTATION, SCALE, sameRow, takeDiffering } from './components.ts';
 import {
   captureInstance,
   checkInstance,
@@ -14,9 +15,20 @@ import {
   restoreInstance,
   upload,
 } from './instance-slots.ts';
-import { adopt, capture, restore, show, written } from './node-slots.ts';
-import { RESTING, RESTORE, SETTLED } from './slot-table.ts';
-import type { TrackerState } from './tracker-state.ts';
+import {
+  adoptWrite,
+  capture,
+  finishCapture,
+  restore,
+  settle,
+  show,
+  written,
+} from './node-slots.ts';
+import type { TrackingPlatform } from './platform.ts';
+import { EXTRAPOLATE, RESET_AFTER_STEP, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
+import { S, type TrackerState } from './tracker-state.ts';
+
+type Compare<Node extends object> = NonNullable<TrackingPlatform<Node>['compare']>;
 
 export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
   refreshMatrices(st);
@@ -31,21 +43,39 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   st.checkPending = false;
   // an engine that holds the simulation itself may say nothing reads its nodes in the step
   const restoreNodes = st.platform.restoresNodes !== false;
-  const { nodes, index, flags } = st.slots;
+  const { nodes, index, flags, held } = st.slots;
+  const platform = st.platform;
+  const compares = platform.compare !== undefined;
+  const current = st.poses.current;
   const size = st.poses.size;
   for (let slot = 0; slot < size; slot++) {
-    if (nodes[slot] === undefined) continue;
+    const node = nodes[slot];
+    if (node === undefined) continue;
     if (index[slot] >= 0) {
       if (check) checkInstance(st, slot);
       if (flags[slot] & RESTORE) restoreInstance(st, slot);
       continue;
     }
+    const r = slot * S;
     if (check) {
-      const mask = written(st, slot);
-      if (mask !== 0) adopt(st, slot, mask);
+      const mask = compares
+        ? (platform.compare as Compare<Node>)(node, slot, held, r, true)
+        : written(st, slot);
+      if (mask !== 0) adoptWrite(st, slot, mask);
     }
-    if (restoreNodes) restore(st, slot);
+    const f = flags[slot];
+    // at rest the node holds its simulation pose already
+    if (f & RESTING || !restoreNodes) continue;
+    if (f & WORLD) {
+      restore(st, slot);
+      continue;
+    }
+    const mask = takeDiffering(held, r, current, r);
+    if (mask & POSITION) platform.writePosition(node, slot, current, r);
+    if (mask & ROTATION) platform.writeRotation(node, slot, current, r, true);
+    if (mask & SCALE) platform.writeScale(node, slot, current, r);
   }
+  st.poses.shiftAll();
   st.holding = true;
   upload(st);
 }
@@ -60,10 +90,6 @@ export function afterStep<Node extends object>(st: TrackerState<Node>, loop: Fix
     st.capturePending = true;
     return;
   }
-  captureAll(st);
-}
-
-export function captureAll<Node extends object>(st: TrackerState<Node>): void {
   const { nodes, index } = st.slots;
   const size = st.poses.size;
   for (let slot = 0; slot < size; slot++) {
@@ -71,6 +97,8 @@ export function captureAll<Node extends object>(st: TrackerState<Node>): void {
     if (index[slot] >= 0) captureInstance(st, slot);
     else capture(st, slot);
   }
+  // the next step starts from this one's pose
+  st.poses.shiftAll();
 }
 
 /**
@@ -97,20 +125,47 @@ function interpolateNodes<Node extends object>(
   captureLast: boolean,
 ): void {
   const poses = st.poses;
-  const { nodes, index, flags } = st.slots;
-  const size = poses.size;
-  const output = poses.output;
+  const { nodes, index, flags, held } = st.slots;
+  const platform = st.platform;
+  const readsNodes = platform.capture === undefined;
+  const compares = platform.compare !== undefined;
+  const captured = platform.captured;
+  const { size, output, current, previous } = poses;
   for (let slot = 0; slot < size; slot++) {
-    if (nodes[slot] === undefined || index[slot] >= 0) continue;
-    if (captureLast) capture(st, slot);
-    const f = flags[slot];
+    const node = nodes[slot];
+    if (node === undefined || index[slot] >= 0) continue;
+    const r = slot * S;
+    let f = flags[slot];
+    if (captureLast) {
+      if (readsNodes && !(f & WORLD)) {
+        // the node holds what the step left: its current pose
+        platform.read(node, slot, current, r);
+        if (captured !== undefined) captured.call(platform, node, slot);
+        copyRow(held, r, current, r);
+        f = settle(f, !sameRow(current, r, previous, r));
+        flags[slot] = f;
+        if (f & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
+      } else {
+        capture(st, slot);
+      }
+      f = flags[slot];
+    }
     if (f & RESTING) continue;
     if (check) {
-      const mask = written(st, slot, false);
-      if (mask !== 0) adopt(st, slot, mask);
+      const mask = compares
+        ? (platform.compare as Compare<Node>)(node, slot, held, r, false)
+        : written(st, slot, false);
+      if (mask !== 0) adoptWrite(st, slot, mask);
     }
     poses.interpolateSlotAt(slot);
-    show(st, slot, output);
+    if (f & WORLD) {
+      show(st, slot, output);
+    } else {
+      const mask = takeDiffering(held, r, output, r);
+      if (mask & POSITION) platform.writePosition(node, slot, output, r);
+      if (mask & ROTATION) platform.writeRotation(node, slot, output, r, false);
+      if (mask & SCALE) platform.writeScale(node, slot, output, r);
+    }
     if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
 }

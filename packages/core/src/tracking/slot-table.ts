@@ -55,8 +55,6 @@ export class SlotTable<Node> {
   held = new Float64Array(0);
   /** By slot × 10: a WORLD node's simulation pose in its stored numbers (restored exactly). */
   simLocal = new Float64Array(0);
-  /** By slot × 10: an instance's pose given for the step under way (`FED`). */
-  fed = new Float64Array(0);
   /** By slot × 16: the matrix an instance holds as far as the tracker knows. */
   heldMatrix = new Float32Array(0);
   /** By slot × 16: the matrix captured with an instance's simulation pose (restored exactly). */
@@ -70,7 +68,6 @@ export class SlotTable<Node> {
     this.flags = grow(this.flags, n);
     this.held = grow(this.held, n * POSE_STRIDE);
     this.simLocal = grow(this.simLocal, n * POSE_STRIDE);
-    this.fed = grow(this.fed, n * POSE_STRIDE);
     this.heldMatrix = grow(this.heldMatrix, n * MATRIX_STRIDE);
     this.simMatrix = grow(this.simMatrix, n * MATRIX_STRIDE);
   }

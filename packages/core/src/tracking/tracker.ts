@@ -35,14 +35,7 @@
 import type { FixedLoop, LoopAdapter } from '../fixed-loop.ts';
 import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
-import {
-  ALL_COMPONENTS,
-  copyComponents,
-  copyRow,
-  POSITION,
-  ROTATION,
-  SCALE,
-} from './components.ts';
+import { ALL_COMPONENTS, copyComponents, POSITION, ROTATION, SCALE } from './components.ts';
 import { afterStep, beforeSteps, beginFrame, interpolate } from './frame-passes.ts';
 import { collect, resetList } from './hierarchy.ts';
 import { composeMatrix, copyMatrix, sameMatrix } from './instance-matrix.ts';
@@ -466,12 +459,9 @@ export class Tracker<Node extends object> implements LoopAdapter {
       throw optionError('scale', scale, 'an { x, y, z } of finite numbers');
     }
     const r = slot * S;
-    const flags = st.slots.flags;
-    const rows = st.holding ? st.slots.fed : st.poses.current;
-    if (st.holding && !(flags[slot] & FED)) {
-      copyRow(rows, r, st.poses.current, r);
-      flags[slot] |= FED;
-    }
+    // inside the step the current pose is the step's (its start was shifted to the previous)
+    const rows = st.poses.current;
+    if (st.holding) st.slots.flags[slot] |= FED;
     if (position !== undefined) setPart(rows, r, position);
     if (rotation !== undefined) {
       rows[r + 3] = rotation.x;
