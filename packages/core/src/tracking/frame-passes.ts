@@ -7,10 +7,10 @@
  */
 import type { FixedLoop } from '../fixed-loop.ts';
 import { copyRow, POSITION, ROTATION, SCALE, sameRow, takeDiffering } from './components.ts';
+import { composeMatrices, sameMatrix } from './instance-matrix.ts';
 import {
   captureInstance,
   checkInstance,
-  interpolateInstance,
   refreshMatrices,
   restoreInstance,
   upload,
@@ -26,7 +26,7 @@ import {
 } from './node-slots.ts';
 import type { TrackingPlatform } from './platform.ts';
 import { EXTRAPOLATE, RESET_AFTER_STEP, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
-import { S, type TrackerState } from './tracker-state.ts';
+import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 type Compare<Node extends object> = NonNullable<TrackingPlatform<Node>['compare']>;
 
@@ -43,7 +43,7 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   st.checkPending = false;
   // an engine that holds the simulation itself may say nothing reads its nodes in the step
   const restoreNodes = st.platform.restoresNodes !== false;
-  const { nodes, index, flags, held } = st.slots;
+  const { nodes, index, flags, held, heldMatrix } = st.slots;
   const platform = st.platform;
   const compares = platform.compare !== undefined;
   const current = st.poses.current;
@@ -52,7 +52,10 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
     const node = nodes[slot];
     if (node === undefined) continue;
     if (index[slot] >= 0) {
-      if (check) checkInstance(st, slot);
+      const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
+      if (matrices === null) continue;
+      const written = !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M);
+      if (check && written) checkInstance(st, slot);
       if (flags[slot] & RESTORE) restoreInstance(st, slot);
       continue;
     }
@@ -175,13 +178,23 @@ function interpolateInstances<Node extends object>(
   check: boolean,
   captureLast: boolean,
 ): void {
-  const { nodes, index, flags } = st.slots;
-  const size = st.poses.size;
+  const { nodes, index, flags, heldMatrix } = st.slots;
+  const poses = st.poses;
+  const { size, output } = poses;
+  const entryOf = st.entryOf;
   for (let slot = 0; slot < size; slot++) {
     if (nodes[slot] === undefined || index[slot] < 0) continue;
     if (captureLast) captureInstance(st, slot);
     if (flags[slot] & RESTING) continue;
-    interpolateInstance(st, slot, check);
+    const entry = entryOf[slot] as MeshEntry<Node>;
+    const matrices = entry.matrices;
+    if (matrices === null) continue;
+    const o = index[slot] * M;
+    const h = slot * M;
+    if (check && !sameMatrix(matrices, o, heldMatrix, h)) checkInstance(st, slot);
+    poses.interpolateSlotAt(slot);
+    composeMatrices(matrices, o, heldMatrix, h, output, slot * S);
+    entry.written = true;
     if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
 }

@@ -8,6 +8,7 @@ import { optionError } from '../options.ts';
 import { ALL_COMPONENTS, sameRow } from './components.ts';
 import {
   changedInstanceComponents,
+  composeMatrices,
   composeMatrix,
   copyMatrix,
   sameMatrix,
@@ -93,28 +94,23 @@ export function restoreInstance<Node extends object>(st: TrackerState<Node>, slo
   (st.entryOf[slot] as MeshEntry<Node>).written = true;
 }
 
-export function interpolateInstance<Node extends object>(
-  st: TrackerState<Node>,
-  slot: number,
-  check: boolean,
-): void {
-  if (check) checkInstance(st, slot);
-  st.poses.interpolateSlotAt(slot);
-  showInstanceRow(st, slot, st.poses.output);
-}
-
 export function showInstanceRow<Node extends object>(
   st: TrackerState<Node>,
   slot: number,
   rows: Float64Array,
 ): void {
-  const { index, heldMatrix } = st.slots;
-  const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
+  const entry = st.entryOf[slot] as MeshEntry<Node>;
+  const matrices = entry.matrices;
   if (!matrices) return;
-  const o = index[slot] * M;
-  composeMatrix(matrices, o, rows, slot * S);
-  copyMatrix(heldMatrix, slot * M, matrices, o);
-  (st.entryOf[slot] as MeshEntry<Node>).written = true;
+  composeMatrices(
+    matrices,
+    st.slots.index[slot] * M,
+    st.slots.heldMatrix,
+    slot * M,
+    rows,
+    slot * S,
+  );
+  entry.written = true;
 }
 
 export function upload<Node extends object>(st: TrackerState<Node>): void {
