@@ -3,9 +3,8 @@
  * own (bevy_transform_interpolation does the same): a write to one component outside the fixed
  * step teleports that component only, while the others keep their simulation values and their
  * interpolation. A {@link ComponentMask} names a set of components; these helpers compare and
- * copy rows of the packed pose arrays (stride {@link POSE_STRIDE}) component by component.
+ * copy rows of the packed pose arrays (ten numbers per row, `POSE_STRIDE`) component by component.
  */
-import { POSE_STRIDE } from '../interpolation/pose-buffer.ts';
 
 /** A set of pose components: a bitwise OR of {@link POSITION}, {@link ROTATION}, {@link SCALE}. */
 export type ComponentMask = number;
