@@ -6,6 +6,7 @@
  * @internal
  */
 import type { FixedLoop } from '../fixed-loop.ts';
+import { interpolateList } from '../interpolation/pose-buffer.ts';
 import { copyRow, POSITION, ROTATION, SCALE, sameRow, takeDiffering } from './components.ts';
 import { composeMatrices, sameMatrix } from './instance-matrix.ts';
 import {
@@ -25,7 +26,15 @@ import {
   written,
 } from './node-slots.ts';
 import type { TrackingPlatform } from './platform.ts';
-import { EXTRAPOLATE, RESET_AFTER_STEP, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
+import {
+  EXTRAPOLATE,
+  INTERPOLATES,
+  RESET_AFTER_STEP,
+  RESTING,
+  RESTORE,
+  SETTLED,
+  WORLD,
+} from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 type Compare<Node extends object> = NonNullable<TrackingPlatform<Node>['compare']>;
@@ -106,8 +115,9 @@ export function afterStep<Node extends object>(st: TrackerState<Node>, loop: Fix
 
 /**
  * The capture of the frame's last step (if it ran one), then the render pose of every node
- * that is not at rest, for the loop's alpha. Nodes and instances go in passes of their own, so
- * that the node pass stays small enough for V8 to inline its per-slot steps
+ * that is not at rest, for the loop's alpha. Each kind goes in three tight loops rather than
+ * one loop calling a step per slot: the capture and write check, collecting the awake slots in
+ * `'interpolate'` mode; their lerp, all in one loop (`interpolateList`); the writes
  * (docs/performance.md, "The tracker").
  */
 export function interpolate<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
@@ -117,6 +127,7 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   st.capturePending = false;
   st.holding = false;
   st.poses.setClock(loop);
+  if (st.awake.length < st.poses.size) st.awake = new Int32Array(st.poses.capacity);
   interpolateNodes(st, check, captureLast);
   if (st.meshList.length !== 0) interpolateInstances(st, check, captureLast);
   upload(st);
@@ -134,6 +145,8 @@ function interpolateNodes<Node extends object>(
   const compares = platform.compare !== undefined;
   const captured = platform.captured;
   const { size, output, current, previous } = poses;
+  const awake = st.awake;
+  let count = 0;
   for (let slot = 0; slot < size; slot++) {
     const node = nodes[slot];
     if (node === undefined || index[slot] >= 0) continue;
@@ -160,15 +173,33 @@ function interpolateNodes<Node extends object>(
         : written(st, slot, false);
       if (mask !== 0) adoptWrite(st, slot, mask);
     }
-    poses.interpolateSlotAt(slot);
-    if (f & WORLD) {
-      show(st, slot, output);
-    } else {
-      const mask = takeDiffering(held, r, output, r);
-      if (mask & POSITION) platform.writePosition(node, slot, output, r);
-      if (mask & ROTATION) platform.writeRotation(node, slot, output, r, false);
-      if (mask & SCALE) platform.writeScale(node, slot, output, r);
+    if ((f & (INTERPOLATES | WORLD)) === INTERPOLATES) {
+      awake[count++] = slot;
+      continue;
     }
+    // the rare kinds one at a time: 'none', 'extrapolate', simulated in world space
+    poses.interpolateSlotAt(slot);
+    show(st, slot, output);
+    if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
+  }
+  interpolateList(poses, awake, count);
+  writeNodes(st, count);
+}
+
+/** Writes the lerped render pose of the first `count` awake slots to their nodes. */
+function writeNodes<Node extends object>(st: TrackerState<Node>, count: number): void {
+  const { nodes, flags, held } = st.slots;
+  const platform = st.platform;
+  const output = st.poses.output;
+  const awake = st.awake;
+  for (let k = 0; k < count; k++) {
+    const slot = awake[k];
+    const node = nodes[slot] as Node;
+    const r = slot * S;
+    const mask = takeDiffering(held, r, output, r);
+    if (mask & POSITION) platform.writePosition(node, slot, output, r);
+    if (mask & ROTATION) platform.writeRotation(node, slot, output, r, false);
+    if (mask & SCALE) platform.writeScale(node, slot, output, r);
     if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
 }
@@ -182,18 +213,27 @@ function interpolateInstances<Node extends object>(
   const poses = st.poses;
   const { size, output } = poses;
   const entryOf = st.entryOf;
+  const awake = st.awake;
+  let count = 0;
   for (let slot = 0; slot < size; slot++) {
     if (nodes[slot] === undefined || index[slot] < 0) continue;
     if (captureLast) captureInstance(st, slot);
     if (flags[slot] & RESTING) continue;
+    const matrices = (entryOf[slot] as MeshEntry<Node>).matrices;
+    if (matrices === null) continue;
+    if (check && !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)) {
+      checkInstance(st, slot);
+    }
+    if (flags[slot] & INTERPOLATES) awake[count++] = slot;
+    else poses.interpolateSlotAt(slot);
+  }
+  interpolateList(poses, awake, count);
+  for (let slot = 0; slot < size; slot++) {
+    if (nodes[slot] === undefined || index[slot] < 0 || flags[slot] & RESTING) continue;
     const entry = entryOf[slot] as MeshEntry<Node>;
     const matrices = entry.matrices;
     if (matrices === null) continue;
-    const o = index[slot] * M;
-    const h = slot * M;
-    if (check && !sameMatrix(matrices, o, heldMatrix, h)) checkInstance(st, slot);
-    poses.interpolateSlotAt(slot);
-    composeMatrices(matrices, o, heldMatrix, h, output, slot * S);
+    composeMatrices(matrices, index[slot] * M, heldMatrix, slot * M, output, slot * S);
     entry.written = true;
     if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
