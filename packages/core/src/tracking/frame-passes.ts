@@ -1,13 +1,14 @@
 /**
  * The tracker's passes over every slot, at the loop's fixed points of a frame (`LoopAdapter`):
- * the write check and restore before the steps, the capture after each step (the last one fused
- * with the interpolation pass: one visit of each node instead of two), and the interpolation
- * pass. Functions over the shared {@link TrackerState}.
+ * the write check and restore before the steps, the capture after each step (the last one's
+ * left to the interpolation pass, which runs right after it), and the interpolation pass, each
+ * a tight loop of its own (docs/performance.md, "The tracker"). Functions over the shared
+ * {@link TrackerState}.
  * @internal
  */
 import type { FixedLoop } from '../fixed-loop.ts';
 import { interpolateList } from '../interpolation/pose-buffer.ts';
-import { copyRow, POSITION, ROTATION, SCALE, sameRow, takeDiffering } from './components.ts';
+import { POSITION, ROTATION, SCALE, takeDiffering } from './components.ts';
 import { composeMatrices, sameMatrix } from './instance-matrix.ts';
 import {
   captureInstance,
@@ -16,25 +17,9 @@ import {
   restoreInstance,
   upload,
 } from './instance-slots.ts';
-import {
-  adoptWrite,
-  capture,
-  finishCapture,
-  restore,
-  settle,
-  show,
-  written,
-} from './node-slots.ts';
+import { adoptWrite, capture, restore, show, written } from './node-slots.ts';
 import type { TrackingPlatform } from './platform.ts';
-import {
-  EXTRAPOLATE,
-  INTERPOLATES,
-  RESET_AFTER_STEP,
-  RESTING,
-  RESTORE,
-  SETTLED,
-  WORLD,
-} from './slot-table.ts';
+import { INTERPOLATES, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 type Compare<Node extends object> = NonNullable<TrackingPlatform<Node>['compare']>;
@@ -94,23 +79,32 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
 
 /**
  * Capture: the pose the step left becomes the current simulation pose. The frame's last step
- * is captured by the interpolation pass instead (nothing runs in between), fused with it: one
- * visit of each node instead of two.
+ * is captured by the interpolation pass instead (nothing reads the poses in between).
  */
 export function afterStep<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
   if (++st.stepsRun >= loop.lastFrame.steps) {
     st.capturePending = true;
     return;
   }
-  const { nodes, index } = st.slots;
-  const size = st.poses.size;
-  for (let slot = 0; slot < size; slot++) {
-    if (nodes[slot] === undefined) continue;
-    if (index[slot] >= 0) captureInstance(st, slot);
-    else capture(st, slot);
+  captureNodes(st);
+  if (st.meshList.length !== 0) {
+    const { nodes, index } = st.slots;
+    const size = st.poses.size;
+    for (let slot = 0; slot < size; slot++) {
+      if (nodes[slot] !== undefined && index[slot] >= 0) captureInstance(st, slot);
+    }
   }
   // the next step starts from this one's pose
   st.poses.shiftAll();
+}
+
+/** Capture of every node (not instance): what the step left becomes its current pose. */
+function captureNodes<Node extends object>(st: TrackerState<Node>): void {
+  const { nodes, index } = st.slots;
+  const size = st.poses.size;
+  for (let slot = 0; slot < size; slot++) {
+    if (nodes[slot] !== undefined && index[slot] < 0) capture(st, slot);
+  }
 }
 
 /**
@@ -128,44 +122,25 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   st.holding = false;
   st.poses.setClock(loop);
   if (st.awake.length < st.poses.size) st.awake = new Int32Array(st.poses.capacity);
-  interpolateNodes(st, check, captureLast);
+  if (captureLast) captureNodes(st);
+  interpolateNodes(st, check);
   if (st.meshList.length !== 0) interpolateInstances(st, check, captureLast);
   upload(st);
 }
 
-function interpolateNodes<Node extends object>(
-  st: TrackerState<Node>,
-  check: boolean,
-  captureLast: boolean,
-): void {
+function interpolateNodes<Node extends object>(st: TrackerState<Node>, check: boolean): void {
   const poses = st.poses;
   const { nodes, index, flags, held } = st.slots;
   const platform = st.platform;
-  const readsNodes = platform.capture === undefined;
   const compares = platform.compare !== undefined;
-  const captured = platform.captured;
-  const { size, output, current, previous } = poses;
+  const { size, output } = poses;
   const awake = st.awake;
   let count = 0;
   for (let slot = 0; slot < size; slot++) {
     const node = nodes[slot];
     if (node === undefined || index[slot] >= 0) continue;
     const r = slot * S;
-    let f = flags[slot];
-    if (captureLast) {
-      if (readsNodes && !(f & WORLD)) {
-        // the node holds what the step left: its current pose
-        platform.read(node, slot, current, r);
-        if (captured !== undefined) captured.call(platform, node, slot);
-        copyRow(held, r, current, r);
-        f = settle(f, !sameRow(current, r, previous, r));
-        flags[slot] = f;
-        if (f & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
-      } else {
-        capture(st, slot);
-      }
-      f = flags[slot];
-    }
+    const f = flags[slot];
     if (f & RESTING) continue;
     if (check) {
       const mask = compares
