@@ -18,11 +18,8 @@ import {
   upload,
 } from './instance-slots.ts';
 import { adoptWrite, capture, restore, show, written } from './node-slots.ts';
-import type { TrackingPlatform } from './platform.ts';
 import { INTERPOLATES, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
-
-type Compare<Node extends object> = NonNullable<TrackingPlatform<Node>['compare']>;
 
 export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
   refreshMatrices(st);
@@ -35,46 +32,65 @@ export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
 export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   const check = st.checkPending;
   st.checkPending = false;
-  // an engine that holds the simulation itself may say nothing reads its nodes in the step
-  const restoreNodes = st.platform.restoresNodes !== false;
+  if (check) checkNodes(st, true);
   const { nodes, index, flags, held, heldMatrix } = st.slots;
-  const platform = st.platform;
-  const compares = platform.compare !== undefined;
-  const current = st.poses.current;
   const size = st.poses.size;
-  for (let slot = 0; slot < size; slot++) {
-    const node = nodes[slot];
-    if (node === undefined) continue;
-    if (index[slot] >= 0) {
+  if (st.meshList.length !== 0) {
+    for (let slot = 0; slot < size; slot++) {
+      if (nodes[slot] === undefined || index[slot] < 0) continue;
       const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
       if (matrices === null) continue;
-      const written = !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M);
-      if (check && written) checkInstance(st, slot);
+      if (check && !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)) {
+        checkInstance(st, slot);
+      }
       if (flags[slot] & RESTORE) restoreInstance(st, slot);
-      continue;
     }
-    const r = slot * S;
-    if (check) {
-      const mask = compares
-        ? (platform.compare as Compare<Node>)(node, slot, held, r, true)
-        : written(st, slot);
-      if (mask !== 0) adoptWrite(st, slot, mask);
+  }
+  // an engine that holds the simulation itself may say nothing reads its nodes in the step
+  if (st.platform.restoresNodes !== false) {
+    const platform = st.platform;
+    const current = st.poses.current;
+    for (let slot = 0; slot < size; slot++) {
+      const node = nodes[slot];
+      // at rest the node holds its simulation pose already
+      if (node === undefined || index[slot] >= 0 || flags[slot] & RESTING) continue;
+      const r = slot * S;
+      if (flags[slot] & WORLD) {
+        restore(st, slot);
+        continue;
+      }
+      const mask = takeDiffering(held, r, current, r);
+      if (mask & POSITION) platform.writePosition(node, slot, current, r);
+      if (mask & ROTATION) platform.writeRotation(node, slot, current, r, true);
+      if (mask & SCALE) platform.writeScale(node, slot, current, r);
     }
-    const f = flags[slot];
-    // at rest the node holds its simulation pose already
-    if (f & RESTING || !restoreNodes) continue;
-    if (f & WORLD) {
-      restore(st, slot);
-      continue;
-    }
-    const mask = takeDiffering(held, r, current, r);
-    if (mask & POSITION) platform.writePosition(node, slot, current, r);
-    if (mask & ROTATION) platform.writeRotation(node, slot, current, r, true);
-    if (mask & SCALE) platform.writeScale(node, slot, current, r);
   }
   st.poses.shiftAll();
   st.holding = true;
   upload(st);
+}
+
+/**
+ * The write check of every node: components others wrote since the tracker last left it are
+ * adopted as its simulation pose (per component). `thorough` before the steps; otherwise right
+ * before the interpolation pass writes the nodes, which skips those at rest (it does not write
+ * them).
+ */
+function checkNodes<Node extends object>(st: TrackerState<Node>, thorough: boolean): void {
+  const { nodes, index, flags, held } = st.slots;
+  const platform = st.platform;
+  const compare = platform.compare;
+  const size = st.poses.size;
+  for (let slot = 0; slot < size; slot++) {
+    const node = nodes[slot];
+    if (node === undefined || index[slot] >= 0) continue;
+    if (!thorough && flags[slot] & RESTING) continue;
+    const mask =
+      compare !== undefined
+        ? compare.call(platform, node, slot, held, slot * S, thorough)
+        : written(st, slot, thorough);
+    if (mask !== 0) adoptWrite(st, slot, mask);
+  }
 }
 
 /**
@@ -129,25 +145,17 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
 }
 
 function interpolateNodes<Node extends object>(st: TrackerState<Node>, check: boolean): void {
+  if (check) checkNodes(st, false);
   const poses = st.poses;
-  const { nodes, index, flags, held } = st.slots;
-  const platform = st.platform;
-  const compares = platform.compare !== undefined;
+  const { nodes, index, flags } = st.slots;
   const { size, output } = poses;
   const awake = st.awake;
   let count = 0;
   for (let slot = 0; slot < size; slot++) {
     const node = nodes[slot];
     if (node === undefined || index[slot] >= 0) continue;
-    const r = slot * S;
     const f = flags[slot];
     if (f & RESTING) continue;
-    if (check) {
-      const mask = compares
-        ? (platform.compare as Compare<Node>)(node, slot, held, r, false)
-        : written(st, slot, false);
-      if (mask !== 0) adoptWrite(st, slot, mask);
-    }
     if ((f & (INTERPOLATES | WORLD)) === INTERPOLATES) {
       awake[count++] = slot;
       continue;
