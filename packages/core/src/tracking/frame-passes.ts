@@ -33,42 +33,61 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   const check = st.checkPending;
   st.checkPending = false;
   if (check) checkNodes(st, true);
-  const { nodes, index, flags, held, heldMatrix } = st.slots;
-  const size = st.poses.size;
-  if (st.meshList.length !== 0) {
-    for (let slot = 0; slot < size; slot++) {
-      if (nodes[slot] === undefined || index[slot] < 0) continue;
-      const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
-      if (matrices === null) continue;
-      if (check && !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)) {
-        checkInstance(st, slot);
-      }
-      if (flags[slot] & RESTORE) restoreInstance(st, slot);
-    }
-  }
+  if (st.meshList.length !== 0) checkInstances(st, check, true);
   // an engine that holds the simulation itself may say nothing reads its nodes in the step
-  if (st.platform.restoresNodes !== false) {
-    const platform = st.platform;
-    const current = st.poses.current;
-    for (let slot = 0; slot < size; slot++) {
-      const node = nodes[slot];
-      // at rest the node holds its simulation pose already
-      if (node === undefined || index[slot] >= 0 || flags[slot] & RESTING) continue;
-      const r = slot * S;
-      if (flags[slot] & WORLD) {
-        restore(st, slot);
-        continue;
-      }
-      const mask = takeDiffering(held, r, current, r);
-      if (mask & POSITION) platform.writePosition(node, slot, current, r);
-      if (mask & ROTATION) platform.writeRotation(node, slot, current, r, true);
-      if (mask & SCALE) platform.writeScale(node, slot, current, r);
-    }
-  }
+  if (st.platform.restoresNodes !== false) restoreNodes(st);
   st.poses.shiftAll();
   st.holding = true;
   upload(st);
 }
+
+/**
+ * Capture: the pose the step left becomes the current simulation pose. The frame's last step
+ * is captured by the interpolation pass instead (nothing reads the poses in between).
+ */
+export function afterStep<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
+  if (++st.stepsRun >= loop.lastFrame.steps) {
+    st.capturePending = true;
+    return;
+  }
+  captureNodes(st);
+  if (st.meshList.length !== 0) captureInstances(st);
+  // the next step starts from this one's pose
+  st.poses.shiftAll();
+}
+
+/**
+ * The capture of the frame's last step (if it ran one), then the render pose of every slot
+ * that is not at rest, for the loop's alpha: the write check; the awake slots in
+ * `'interpolate'` mode collected and lerped all in one loop (`interpolateList`), the others
+ * one at a time; the writes.
+ */
+export function interpolate<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
+  const check = st.checkPending;
+  const captureLast = st.capturePending;
+  st.checkPending = false;
+  st.capturePending = false;
+  st.holding = false;
+  const poses = st.poses;
+  poses.setClock(loop);
+  if (st.awake.length < poses.size) st.awake = new Int32Array(poses.capacity);
+  if (captureLast) captureNodes(st);
+  if (check) checkNodes(st, false);
+  let count = collectNodes(st);
+  interpolateList(poses, st.awake, count);
+  writeNodes(st, count);
+  if (st.meshList.length !== 0) {
+    if (captureLast) captureInstances(st);
+    if (check) checkInstances(st, true, false);
+    count = collectInstances(st);
+    interpolateList(poses, st.awake, count);
+    writeInstances(st);
+  }
+  upload(st);
+}
+
+// Each pass below is one loop and nothing after it: V8 compiles a hot loop while it runs (on-stack
+// replacement), and code after the loop that has not run yet would throw that code away again.
 
 /**
  * The write check of every node: components others wrote since the tracker last left it are
@@ -94,27 +113,51 @@ function checkNodes<Node extends object>(st: TrackerState<Node>, thorough: boole
 }
 
 /**
- * Capture: the pose the step left becomes the current simulation pose. The frame's last step
- * is captured by the interpolation pass instead (nothing reads the poses in between).
+ * The write check of every instance (when `check`: a matrix others wrote is adopted), and with
+ * `restore` the simulation matrix put back where code reads instances in the step.
  */
-export function afterStep<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
-  if (++st.stepsRun >= loop.lastFrame.steps) {
-    st.capturePending = true;
-    return;
-  }
-  captureNodes(st);
-  if (st.meshList.length !== 0) {
-    const { nodes, index } = st.slots;
-    const size = st.poses.size;
-    for (let slot = 0; slot < size; slot++) {
-      if (nodes[slot] !== undefined && index[slot] >= 0) captureInstance(st, slot);
+function checkInstances<Node extends object>(
+  st: TrackerState<Node>,
+  check: boolean,
+  restore: boolean,
+): void {
+  const { nodes, index, flags, heldMatrix } = st.slots;
+  const size = st.poses.size;
+  for (let slot = 0; slot < size; slot++) {
+    if (nodes[slot] === undefined || index[slot] < 0) continue;
+    if (!restore && flags[slot] & RESTING) continue;
+    const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
+    if (matrices === null) continue;
+    if (check && !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)) {
+      checkInstance(st, slot);
     }
+    if (restore && flags[slot] & RESTORE) restoreInstance(st, slot);
   }
-  // the next step starts from this one's pose
-  st.poses.shiftAll();
 }
 
-/** Capture of every node (not instance): what the step left becomes its current pose. */
+/** Every node not at rest gets its simulation pose back before the steps. */
+function restoreNodes<Node extends object>(st: TrackerState<Node>): void {
+  const { nodes, index, flags, held } = st.slots;
+  const platform = st.platform;
+  const current = st.poses.current;
+  const size = st.poses.size;
+  for (let slot = 0; slot < size; slot++) {
+    const node = nodes[slot];
+    // at rest the node holds its simulation pose already
+    if (node === undefined || index[slot] >= 0 || flags[slot] & RESTING) continue;
+    const r = slot * S;
+    if (flags[slot] & WORLD) {
+      restore(st, slot);
+      continue;
+    }
+    const mask = takeDiffering(held, r, current, r);
+    if (mask & POSITION) platform.writePosition(node, slot, current, r);
+    if (mask & ROTATION) platform.writeRotation(node, slot, current, r, true);
+    if (mask & SCALE) platform.writeScale(node, slot, current, r);
+  }
+}
+
+/** Capture of every node: what the step left becomes its current pose. */
 function captureNodes<Node extends object>(st: TrackerState<Node>): void {
   const { nodes, index } = st.slots;
   const size = st.poses.size;
@@ -123,50 +166,38 @@ function captureNodes<Node extends object>(st: TrackerState<Node>): void {
   }
 }
 
-/**
- * The capture of the frame's last step (if it ran one), then the render pose of every node
- * that is not at rest, for the loop's alpha. Each kind goes in three tight loops rather than
- * one loop calling a step per slot: the capture and write check, collecting the awake slots in
- * `'interpolate'` mode; their lerp, all in one loop (`interpolateList`); the writes
- * (docs/performance.md, "The tracker").
- */
-export function interpolate<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
-  const check = st.checkPending;
-  const captureLast = st.capturePending;
-  st.checkPending = false;
-  st.capturePending = false;
-  st.holding = false;
-  st.poses.setClock(loop);
-  if (st.awake.length < st.poses.size) st.awake = new Int32Array(st.poses.capacity);
-  if (captureLast) captureNodes(st);
-  interpolateNodes(st, check);
-  if (st.meshList.length !== 0) interpolateInstances(st, check, captureLast);
-  upload(st);
+function captureInstances<Node extends object>(st: TrackerState<Node>): void {
+  const { nodes, index } = st.slots;
+  const size = st.poses.size;
+  for (let slot = 0; slot < size; slot++) {
+    if (nodes[slot] !== undefined && index[slot] >= 0) captureInstance(st, slot);
+  }
 }
 
-function interpolateNodes<Node extends object>(st: TrackerState<Node>, check: boolean): void {
-  if (check) checkNodes(st, false);
+/**
+ * Lists the awake nodes in `'interpolate'` mode in `st.awake` and returns how many; the other
+ * awake nodes ('none', 'extrapolate', simulated in world space: rare) are interpolated and
+ * written here, one at a time.
+ */
+function collectNodes<Node extends object>(st: TrackerState<Node>): number {
   const poses = st.poses;
   const { nodes, index, flags } = st.slots;
   const { size, output } = poses;
   const awake = st.awake;
   let count = 0;
   for (let slot = 0; slot < size; slot++) {
-    const node = nodes[slot];
-    if (node === undefined || index[slot] >= 0) continue;
+    if (nodes[slot] === undefined || index[slot] >= 0) continue;
     const f = flags[slot];
     if (f & RESTING) continue;
     if ((f & (INTERPOLATES | WORLD)) === INTERPOLATES) {
       awake[count++] = slot;
       continue;
     }
-    // the rare kinds one at a time: 'none', 'extrapolate', simulated in world space
     poses.interpolateSlotAt(slot);
     show(st, slot, output);
     if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
-  interpolateList(poses, awake, count);
-  writeNodes(st, count);
+  return count;
 }
 
 /** Writes the lerped render pose of the first `count` awake slots to their nodes. */
@@ -187,30 +218,30 @@ function writeNodes<Node extends object>(st: TrackerState<Node>, count: number):
   }
 }
 
-function interpolateInstances<Node extends object>(
-  st: TrackerState<Node>,
-  check: boolean,
-  captureLast: boolean,
-): void {
-  const { nodes, index, flags, heldMatrix } = st.slots;
+/**
+ * Lists the awake instances in `'interpolate'` mode in `st.awake` and returns how many; the
+ * others are interpolated here, one at a time. All are written by `writeInstances`.
+ */
+function collectInstances<Node extends object>(st: TrackerState<Node>): number {
+  const { nodes, index, flags } = st.slots;
   const poses = st.poses;
-  const { size, output } = poses;
-  const entryOf = st.entryOf;
+  const size = poses.size;
   const awake = st.awake;
   let count = 0;
   for (let slot = 0; slot < size; slot++) {
-    if (nodes[slot] === undefined || index[slot] < 0) continue;
-    if (captureLast) captureInstance(st, slot);
-    if (flags[slot] & RESTING) continue;
-    const matrices = (entryOf[slot] as MeshEntry<Node>).matrices;
-    if (matrices === null) continue;
-    if (check && !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)) {
-      checkInstance(st, slot);
-    }
+    if (nodes[slot] === undefined || index[slot] < 0 || flags[slot] & RESTING) continue;
+    if ((st.entryOf[slot] as MeshEntry<Node>).matrices === null) continue;
     if (flags[slot] & INTERPOLATES) awake[count++] = slot;
     else poses.interpolateSlotAt(slot);
   }
-  interpolateList(poses, awake, count);
+  return count;
+}
+
+/** Composes every awake instance's render matrix into its mesh's buffer (and the ledger). */
+function writeInstances<Node extends object>(st: TrackerState<Node>): void {
+  const { nodes, index, flags, heldMatrix } = st.slots;
+  const { size, output } = st.poses;
+  const entryOf = st.entryOf;
   for (let slot = 0; slot < size; slot++) {
     if (nodes[slot] === undefined || index[slot] < 0 || flags[slot] & RESTING) continue;
     const entry = entryOf[slot] as MeshEntry<Node>;
