@@ -172,6 +172,17 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
   const platform = st.platform;
   const { current, previous } = st.poses;
   const r = slot * S;
+  const compare = platform.compare;
+  if (
+    flags[slot] & RESTING &&
+    !(flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) &&
+    platform.capture === undefined &&
+    compare !== undefined &&
+    compare.call(platform, node, slot, held, r, true) === 0
+  ) {
+    // at rest and the step left it as it was: nothing to capture
+    return;
+  }
   let from = held;
   let at = r;
   if (platform.capture !== undefined) {
