@@ -32,10 +32,15 @@ export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
 export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   const check = st.checkPending;
   st.checkPending = false;
-  if (check) checkNodes(st, true);
-  if (st.meshList.length !== 0) checkInstances(st, check, true);
   // an engine that holds the simulation itself may say nothing reads its nodes in the step
-  if (st.platform.restoresNodes !== false) restoreNodes(st);
+  const restore = st.platform.restoresNodes !== false;
+  const size = st.poses.size;
+  for (let from = 0; from < size; from += BLOCK) {
+    const to = Math.min(size, from + BLOCK);
+    if (check) checkNodes(st, true, from, to);
+    if (restore) restoreNodes(st, from, to);
+  }
+  if (st.meshList.length !== 0) checkInstances(st, check, true);
   st.poses.shiftAll();
   st.holding = true;
   upload(st);
@@ -72,11 +77,17 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   poses.setClock(loop);
   if (st.awake.length < poses.size) st.awake = new Int32Array(poses.capacity);
   if (captureLast) captureNodes(st);
-  if (check) checkNodes(st, false);
-  let count = collectNodes(st);
-  interpolateList(poses, st.awake, count);
-  writeNodes(st, count);
+  // in blocks of slots small enough to stay in the cache from the check to the write
+  const size = poses.size;
+  for (let from = 0; from < size; from += BLOCK) {
+    const to = Math.min(size, from + BLOCK);
+    if (check) checkNodes(st, false, from, to);
+    const count = collectNodes(st, from, to);
+    interpolateList(poses, st.awake, count);
+    writeNodes(st, count);
+  }
   if (st.meshList.length !== 0) {
+    let count = 0;
     if (captureLast) captureInstances(st);
     if (check) checkInstances(st, true, false);
     count = collectInstances(st);
@@ -85,6 +96,9 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   }
   upload(st);
 }
+
+/** Slots a block of the interpolation pass holds: its rows stay in the cache through it. */
+const BLOCK = 512;
 
 // Each pass below is one loop and nothing after it: V8 compiles a hot loop while it runs (on-stack
 // replacement), and code after the loop that has not run yet would throw that code away again.
@@ -95,12 +109,16 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
  * before the interpolation pass writes the nodes, which skips those at rest (it does not write
  * them).
  */
-function checkNodes<Node extends object>(st: TrackerState<Node>, thorough: boolean): void {
+function checkNodes<Node extends object>(
+  st: TrackerState<Node>,
+  thorough: boolean,
+  from: number,
+  to: number,
+): void {
   const { nodes, index, flags, held } = st.slots;
   const platform = st.platform;
   const compare = platform.compare;
-  const size = st.poses.size;
-  for (let slot = 0; slot < size; slot++) {
+  for (let slot = from; slot < to; slot++) {
     const node = nodes[slot];
     if (node === undefined || index[slot] >= 0) continue;
     if (!thorough && flags[slot] & RESTING) continue;
@@ -136,12 +154,11 @@ function checkInstances<Node extends object>(
 }
 
 /** Every node not at rest gets its simulation pose back before the steps. */
-function restoreNodes<Node extends object>(st: TrackerState<Node>): void {
+function restoreNodes<Node extends object>(st: TrackerState<Node>, from: number, to: number): void {
   const { nodes, index, flags, held } = st.slots;
   const platform = st.platform;
   const current = st.poses.current;
-  const size = st.poses.size;
-  for (let slot = 0; slot < size; slot++) {
+  for (let slot = from; slot < to; slot++) {
     const node = nodes[slot];
     // at rest the node holds its simulation pose already
     if (node === undefined || index[slot] >= 0 || flags[slot] & RESTING) continue;
@@ -179,13 +196,17 @@ function captureInstances<Node extends object>(st: TrackerState<Node>): void {
  * awake nodes ('none', 'extrapolate', simulated in world space: rare) are interpolated and
  * written here, one at a time.
  */
-function collectNodes<Node extends object>(st: TrackerState<Node>): number {
+function collectNodes<Node extends object>(
+  st: TrackerState<Node>,
+  from: number,
+  to: number,
+): number {
   const poses = st.poses;
   const { nodes, index, flags } = st.slots;
-  const { size, output } = poses;
+  const output = poses.output;
   const awake = st.awake;
   let count = 0;
-  for (let slot = 0; slot < size; slot++) {
+  for (let slot = from; slot < to; slot++) {
     if (nodes[slot] === undefined || index[slot] >= 0) continue;
     const f = flags[slot];
     if (f & RESTING) continue;
