@@ -55,7 +55,7 @@ export function afterStep<Node extends object>(st: TrackerState<Node>, loop: Fix
     st.capturePending = true;
     return;
   }
-  captureNodes(st);
+  captureNodes(st, 0, st.poses.size, ANY_SPACE);
   if (st.meshList.length !== 0) captureInstances(st);
   // the next step starts from this one's pose
   st.poses.shiftAll();
@@ -76,11 +76,13 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   const poses = st.poses;
   poses.setClock(loop);
   if (st.awake.length < poses.size) st.awake = new Int32Array(poses.capacity);
-  if (captureLast) captureNodes(st);
-  // in blocks of slots small enough to stay in the cache from the check to the write
   const size = poses.size;
+  // a capture in world space reads the parent: all of them before any node is written
+  if (captureLast) captureNodes(st, 0, size, WORLD);
+  // in blocks of slots small enough to stay in the cache from the capture to the write
   for (let from = 0; from < size; from += BLOCK) {
     const to = Math.min(size, from + BLOCK);
+    if (captureLast) captureNodes(st, from, to, 0);
     if (check) checkNodes(st, false, from, to);
     const count = collectNodes(st, from, to);
     interpolateList(poses, st.awake, count);
@@ -96,6 +98,9 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   }
   upload(st);
 }
+
+/** `captureNodes` of every node, whatever space it is simulated in. */
+const ANY_SPACE = -1;
 
 /** Slots a block of the interpolation pass holds: its rows stay in the cache through it. */
 const BLOCK = 512;
@@ -174,12 +179,22 @@ function restoreNodes<Node extends object>(st: TrackerState<Node>, from: number,
   }
 }
 
-/** Capture of every node: what the step left becomes its current pose. */
-function captureNodes<Node extends object>(st: TrackerState<Node>): void {
-  const { nodes, index } = st.slots;
-  const size = st.poses.size;
-  for (let slot = 0; slot < size; slot++) {
-    if (nodes[slot] !== undefined && index[slot] < 0) capture(st, slot);
+/**
+ * Capture of the nodes from `from` to `to` simulated in world space (`space` = `WORLD`), in
+ * their stored space (0) or either (`ANY_SPACE`): what the step left becomes their current pose.
+ */
+function captureNodes<Node extends object>(
+  st: TrackerState<Node>,
+  from: number,
+  to: number,
+  space: number,
+): void {
+  const { nodes, index, flags } = st.slots;
+  for (let slot = from; slot < to; slot++) {
+    if (nodes[slot] === undefined || index[slot] >= 0) continue;
+    if (space === ANY_SPACE || (flags[slot] & WORLD) === space) {
+      capture(st, slot);
+    }
   }
 }
 
