@@ -103,7 +103,7 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
 const ANY_SPACE = -1;
 
 /** Slots a block of the interpolation pass holds: its rows stay in the cache through it. */
-const BLOCK = 512;
+const BLOCK = 128;
 
 // Each pass below is one loop and nothing after it: V8 compiles a hot loop while it runs (on-stack
 // replacement), and code after the loop that has not run yet would throw that code away again.
