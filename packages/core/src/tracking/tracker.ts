@@ -16,11 +16,11 @@
  *    the old one the previous (read from the node, or from the engine's bodies).
  * 3. `interpolate` — each node's render pose for the frame's alpha (the core {@link PoseBuffer}
  *    kernel), written component by component where it changed. In a frame without steps the
- *    write check of step 1 happens here, fused with the write.
+ *    write check of step 1 happens here, right before the write.
  *
  * A node whose last two simulation poses are equal and which nothing wrote is *resting*: every
- * pass skips it (a sleeping body, a static prop) except the write check before the steps, and
- * the first change wakes it. A write made after the frame's passes (in `update`, `preRender`,
+ * pass skips it (a sleeping body, a static prop) except the write check before the steps and,
+ * after each step, the check that the step left it as it was; the first change wakes it. A write made after the frame's passes (in `update`, `preRender`,
  * between frames) is drawn as written and adopted by the next pass that checks the node, or as
  * soon as the simulation pose is asked for.
  *
