@@ -8,7 +8,7 @@
  */
 import type { FixedLoop } from '../fixed-loop.ts';
 import { interpolateList } from '../interpolation/pose-buffer.ts';
-import { POSITION, ROTATION, SCALE, takeDiffering } from './components.ts';
+import { copyRow, POSITION, ROTATION, SCALE, takeDiffering } from './components.ts';
 import { composeMatrices, sameMatrix } from './instance-matrix.ts';
 import {
   captureInstance,
@@ -41,7 +41,7 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
     if (restore) restoreNodes(st, from, to);
   }
   if (st.meshList.length !== 0) checkInstances(st, check, true);
-  st.poses.shiftAll();
+  shiftAwake(st);
   st.holding = true;
   upload(st);
 }
@@ -58,7 +58,7 @@ export function afterStep<Node extends object>(st: TrackerState<Node>, loop: Fix
   captureNodes(st, 0, st.poses.size, ANY_SPACE);
   if (st.meshList.length !== 0) captureInstances(st);
   // the next step starts from this one's pose
-  st.poses.shiftAll();
+  shiftAwake(st);
 }
 
 /**
@@ -155,6 +155,18 @@ function checkInstances<Node extends object>(
       checkInstance(st, slot);
     }
     if (restore && flags[slot] & RESTORE) restoreInstance(st, slot);
+  }
+}
+
+/**
+ * Previous ← current for every slot not at rest (a step starts from a copy of the current
+ * pose); a slot at rest has previous = current already.
+ */
+function shiftAwake<Node extends object>(st: TrackerState<Node>): void {
+  const flags = st.slots.flags;
+  const { size, previous, current } = st.poses;
+  for (let slot = 0; slot < size; slot++) {
+    if (!(flags[slot] & RESTING)) copyRow(previous, slot * S, current, slot * S);
   }
 }
 
