@@ -65,7 +65,7 @@ export function afterStep<Node extends object>(st: TrackerState<Node>, loop: Fix
  * The capture of the frame's last step (if it ran one), then the render pose of every slot
  * that is not at rest, for the loop's alpha: the write check; the awake slots in
  * `'interpolate'` mode collected and lerped all in one loop (`interpolateList`), the others
- * one at a time; the writes.
+ * one at a time; the writes. Nodes go block by block (docs/performance.md, "The tracker").
  */
 export function interpolate<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
   const check = st.checkPending;
@@ -89,10 +89,9 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
     writeNodes(st, count);
   }
   if (st.meshList.length !== 0) {
-    let count = 0;
     if (captureLast) captureInstances(st);
     if (check) checkInstances(st, true, false);
-    count = collectInstances(st);
+    const count = collectInstances(st);
     interpolateList(poses, st.awake, count);
     writeInstances(st);
   }
@@ -102,17 +101,21 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
 /** `captureNodes` of every node, whatever space it is simulated in. */
 const ANY_SPACE = -1;
 
-/** Slots a block of the interpolation pass holds: its rows stay in the cache through it. */
+/**
+ * Slots in a block of the pass before the steps and of the interpolation pass: a block's rows
+ * stay in the cache from its capture to its write (docs/performance.md, "The tracker").
+ */
 const BLOCK = 128;
 
 // Each pass below is one loop and nothing after it: V8 compiles a hot loop while it runs (on-stack
-// replacement), and code after the loop that has not run yet would throw that code away again.
+// replacement), and code after the loop that has not run yet would throw that code away again
+// (docs/performance.md, "The tracker").
 
 /**
- * The write check of every node: components others wrote since the tracker last left it are
- * adopted as its simulation pose (per component). `thorough` before the steps; otherwise right
- * before the interpolation pass writes the nodes, which skips those at rest (it does not write
- * them).
+ * The write check of the nodes from `from` to `to`: components others wrote since the tracker
+ * last left them are adopted as simulation pose (per component). `thorough` before the steps;
+ * otherwise right before the interpolation pass writes the nodes, which skips those at rest (it
+ * does not write them).
  */
 function checkNodes<Node extends object>(
   st: TrackerState<Node>,
@@ -170,7 +173,7 @@ function shiftAwake<Node extends object>(st: TrackerState<Node>): void {
   }
 }
 
-/** Every node not at rest gets its simulation pose back before the steps. */
+/** The nodes from `from` to `to` not at rest get their simulation pose back before the steps. */
 function restoreNodes<Node extends object>(st: TrackerState<Node>, from: number, to: number): void {
   const { nodes, index, flags, held } = st.slots;
   const platform = st.platform;
@@ -219,9 +222,9 @@ function captureInstances<Node extends object>(st: TrackerState<Node>): void {
 }
 
 /**
- * Lists the awake nodes in `'interpolate'` mode in `st.awake` and returns how many; the other
- * awake nodes ('none', 'extrapolate', simulated in world space: rare) are interpolated and
- * written here, one at a time.
+ * Lists the awake nodes from `from` to `to` in `'interpolate'` mode in `st.awake` and returns
+ * how many; the other awake nodes ('none', 'extrapolate', simulated in world space: rare) are
+ * interpolated and written here, one at a time.
  */
 function collectNodes<Node extends object>(
   st: TrackerState<Node>,
