@@ -259,7 +259,9 @@ function writeNodes<Node extends object>(st: TrackerState<Node>, count: number):
   const awake = st.awake;
   for (let k = 0; k < count; k++) {
     const slot = awake[k];
-    const node = nodes[slot] as Node;
+    const node = nodes[slot];
+    // untracked by code that an earlier write of this pass ran (a setter)
+    if (node === undefined) continue;
     const r = slot * S;
     const mask = takeDiffering(held, r, output, r);
     if (mask & POSITION) platform.writePosition(node, slot, output, r);
