@@ -155,6 +155,47 @@ export function compareRounds(
   };
 }
 
+/**
+ * The cost `a` adds to its baseline `aBase` as a share of the cost `b` adds to `bBase`,
+ * `(a - aBase) / (b - bBase)` per round, timed interleaved like {@link compareRounds} and
+ * reported as min / median / max: what an adapter itself costs in a scene next to another scene,
+ * with the user's own per-step code (the same on both sides of each pair) taken out.
+ */
+export function costShareRounds(
+  a: (i: number) => void,
+  aBase: (i: number) => void,
+  b: (i: number) => void,
+  bBase: (i: number) => void,
+  iterations: number,
+  rounds = 21,
+): { aNs: number; bNs: number; share: { min: number; median: number; max: number } } {
+  const bodies = [a, aBase, b, bBase];
+  for (const body of bodies) for (let i = 0; i < iterations; i++) body(i);
+  const costs: number[][] = [[], []];
+  const shares: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const ns = bodies.map((body) => {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < iterations; i++) body(i);
+      return Number(process.hrtime.bigint() - t0) / iterations;
+    });
+    costs[0].push(ns[0] - ns[1]);
+    costs[1].push(ns[2] - ns[3]);
+    shares.push((ns[0] - ns[1]) / (ns[2] - ns[3]));
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    aNs: median(costs[0]),
+    bNs: median(costs[1]),
+    share: {
+      min: round3(Math.min(...shares)),
+      median: round3(median(shares)),
+      max: round3(Math.max(...shares)),
+    },
+  };
+}
+
 /** Start times of the garbage collections seen so far (a `PerformanceObserver` on `gc`). */
 const gcStarts: number[] = [];
 let observing = false;

@@ -14,18 +14,21 @@
  *   `fixedUpdate` gives each instance its pose (`setInstancePose`: no matrix written or read
  *   back). Hand-written: state in `Vector3`/`Quaternion`s as above, per frame lerp/slerp,
  *   `compose` and `setMatrixAt`.
- * - **resting** — the plain adapter scene with nothing moving: its cost as a share of the moving
- *   scene's (a body at rest is skipped by the passes; its write check remains).
+ * - **resting** — the plain adapter scene with nothing moving: the adapter's cost in it (the
+ *   scene minus the same scene untracked: the user's step, writing the same pose every step, is
+ *   taken out) as a share of its cost in the moving scene (`costShareRounds`). A body at rest is
+ *   skipped by the passes; its write check remains, and a check after each step that the step
+ *   left it as it was.
  *
  * Every ratio is `adapter / hand-written` per frame, timed interleaved in one process
- * (`compareRounds`: min / median / max over 15 rounds of 48 frames; 5 rounds at 100 000). Bytes
+ * (`compareRounds`: min / median / max over 21 rounds of 48 frames; 7 rounds at 100 000). Bytes
  * allocated per frame by the adapter: young-generation growth over 1 440 frames, minus the same
  * simulation on untracked objects, in windows in which no garbage collection ran.
  */
 import { InstancedMesh, Matrix4, Object3D, Quaternion, Vector3 } from 'three';
 import { FixedLoop } from '../../packages/core/src/index.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
-import { allocationWithoutGc, compareRounds } from '../lib.ts';
+import { allocationWithoutGc, compareRounds, costShareRounds } from '../lib.ts';
 
 const FRAME_TIME = 1 / 144;
 const TICK_RATE = 60;
@@ -207,7 +210,7 @@ const frame = (loop: FixedLoop) => () => {
 };
 
 async function size(n: number): Promise<Record<string, unknown>> {
-  const rounds = n >= 100_000 ? 5 : 15;
+  const rounds = n >= 100_000 ? 7 : 21;
   const frames = n >= 100_000 ? 24 : 48;
   const plainA = plainAdapter(n);
   const plainB = plainHand(n);
@@ -218,7 +221,14 @@ async function size(n: number): Promise<Record<string, unknown>> {
   const instanced = compareRounds(frame(instA.loop), frame(instB.loop), frames, rounds);
   const instancedDiff = instancedDifference(instA.mesh, instB.mesh);
   const rest = plainAdapter(n, false);
-  const resting = compareRounds(frame(rest.loop), frame(plainA.loop), frames, rounds);
+  const resting = costShareRounds(
+    frame(rest.loop),
+    frame(plainAdapter(n, false, false).loop),
+    frame(plainA.loop),
+    frame(plainAdapter(n, true, false).loop),
+    frames,
+    rounds,
+  );
   const result: Record<string, unknown> = {
     bodies: n,
     plain: {
@@ -233,7 +243,7 @@ async function size(n: number): Promise<Record<string, unknown>> {
       handWrittenNsPerFrame: Math.round(instanced.bNs),
       maxDifferenceBetweenSides: instancedDiff,
     },
-    restingShareOfMoving: resting.ratio,
+    restingShareOfMoving: resting.share,
   };
   if (n === 10_000) {
     // allocation: the tracked scene against the same simulation on untracked objects

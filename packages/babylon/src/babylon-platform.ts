@@ -233,8 +233,9 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   }
 
   #bind(slot: number, p: Vec3Like, q: QuatLike, s: Vec3Like): void {
-    this.#pos[slot] = p;
-    this.#rot[slot] = q;
-    this.#scl[slot] = s;
+    // stored only when replaced: a store of an object into an array costs a write barrier
+    if (this.#pos[slot] !== p) this.#pos[slot] = p;
+    if (this.#rot[slot] !== q) this.#rot[slot] = q;
+    if (this.#scl[slot] !== s) this.#scl[slot] = s;
   }
 }

@@ -36,8 +36,15 @@ interface EulerFields {
 /** Above this `|sin|` of the middle angle three treats the rotation as gimbal-locked (XYZ). */
 const GIMBAL = 0.9999999;
 
+/**
+ * `Math.max(-1, Math.min(1, value))` (three's `clamp`), the same for every input, NaN and −0
+ * included, in branches: the calls cost this per-body-per-frame path more (docs/performance.md,
+ * "The tracker").
+ */
 function clamp(value: number): number {
-  return Math.max(-1, Math.min(1, value));
+  if (value > 1) return 1;
+  if (value < -1) return -1;
+  return value;
 }
 
 /**

@@ -89,7 +89,8 @@ export class ThreePlatform implements TrackingPlatform<Object3D> {
     this.#euler[k] = e.x;
     this.#euler[k + 1] = e.y;
     this.#euler[k + 2] = e.z;
-    this.#orders[slot] = e.order;
+    // stored only when it changed: a string stored into an array costs a write barrier
+    if (this.#orders[slot] !== e.order) this.#orders[slot] = e.order;
   }
 
   instanceMatrices(mesh: Object3D): Float32Array | null {

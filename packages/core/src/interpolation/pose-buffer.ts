@@ -91,6 +91,15 @@ function grow<T extends Float64Array | Int32Array | Uint8Array>(array: T, length
 }
 
 /**
+ * {@link PoseBuffer.interpolateSlotAt} for the first `count` slots of `list`, which must all be
+ * in `'interpolate'` mode, at the clock of the last `setClock`: the core tracker's per-frame pass
+ * (one loop over the awake bodies, docs/performance.md "The tracker"). Internal to core, not
+ * part of the public API.
+ * @internal
+ */
+export let interpolateList: (poses: PoseBuffer, list: Int32Array, count: number) => void;
+
+/**
  * Previous/current/output poses of many bodies in packed typed arrays; see the module doc.
  * A body is a *slot* (a small integer) handed out by {@link PoseBuffer.add}; freed slots are
  * reused.
@@ -113,6 +122,8 @@ export class PoseBuffer {
   #resetSlots: Int32Array;
   readonly #omega = new Float64Array(4);
   readonly #scalars = new Float64Array(2);
+  /** A list of one slot, for `#lerpRows`. */
+  readonly #one = new Int32Array(1);
   /**
    * By slot × 3: `dot`, `θ = acos(dot)` and `sin θ` of the slot's last slerp. They only change
    * with a step, so the frames between steps (7 of 12 at 144 fps and 60 Hz) reuse them: two trig
@@ -500,7 +511,8 @@ export class PoseBuffer {
   interpolateSlotAt(slot: number): void {
     const mode = this.#mode[slot];
     if (mode === INTERPOLATE) {
-      this.#lerpRow(slot);
+      this.#one[0] = slot;
+      this.#lerpRows(this.#one, 1);
     } else if (mode === NONE) {
       const c = this.#current;
       const o = this.#output;
@@ -509,6 +521,10 @@ export class PoseBuffer {
     } else if (mode === EXTRAPOLATE) {
       this.#extrapolateRow(slot);
     }
+  }
+
+  static {
+    interpolateList = (poses, list, count) => poses.#lerpRows(list, count);
   }
 
   /** Throws a `RangeError` unless `slot` is in use. */
@@ -537,113 +553,89 @@ export class PoseBuffer {
   }
 
   /**
-   * Interpolates one row (the lerp/slerp contracts of `math.ts`, inlined by hand): position and
-   * scale by exact-endpoint lerp, rotation by normalised lerp when the two rotations are close
-   * (|dot| ≥ {@link SLERP_NLERP_THRESHOLD}, the common case at game tick rates). Small enough for
-   * V8 to inline into a caller's per-slot loop; the trigonometric slerp is a method of its own
-   * (docs/performance.md, "The tracker").
+   * Interpolates the rows of the first `count` slots of `list` (the lerp/slerp contracts of
+   * `math.ts`, inlined by hand): position and scale by exact-endpoint lerp, rotation by
+   * normalised lerp when the two rotations are close (|dot| ≥ {@link SLERP_NLERP_THRESHOLD}, the
+   * common case at game tick rates), else by slerp with `acos`/`sin θ` from the slot's slerp
+   * cache when the dot is that of its last slerp. The one place this math is written for rows:
+   * one loop over a list, so that V8 keeps the arrays and `t` in registers across slots instead
+   * of a call per slot it will not inline (docs/performance.md, "The tracker"). The rotation is
+   * worked out first and the lerps after it, so that their arithmetic overlaps the square root
+   * and the divisions.
    */
-  #lerpRow(slot: number): void {
-    const r = slot * POSE_STRIDE;
+  #lerpRows(list: Int32Array, count: number): void {
     const p = this.#previous;
     const c = this.#current;
     const o = this.#output;
-    const t = this.#scalars[0];
-    o[r] = lerp(p[r], c[r], t);
-    o[r + 1] = lerp(p[r + 1], c[r + 1], t);
-    o[r + 2] = lerp(p[r + 2], c[r + 2], t);
-    o[r + 7] = lerp(p[r + 7], c[r + 7], t);
-    o[r + 8] = lerp(p[r + 8], c[r + 8], t);
-    o[r + 9] = lerp(p[r + 9], c[r + 9], t);
-    const ax = p[r + 3];
-    const ay = p[r + 4];
-    const az = p[r + 5];
-    const aw = p[r + 6];
-    const bx = c[r + 3];
-    const by = c[r + 4];
-    const bz = c[r + 5];
-    const bw = c[r + 6];
-    if (t <= 0 || (ax === bx && ay === by && az === bz && aw === bw)) {
-      o[r + 3] = ax;
-      o[r + 4] = ay;
-      o[r + 5] = az;
-      o[r + 6] = aw;
-      return;
-    }
-    if (t >= 1) {
-      o[r + 3] = bx;
-      o[r + 4] = by;
-      o[r + 5] = bz;
-      o[r + 6] = bw;
-      return;
-    }
-    const dot = ax * bx + ay * by + az * bz + aw * bw;
-    if (dot < SLERP_NLERP_THRESHOLD && -dot < SLERP_NLERP_THRESHOLD) {
-      this.#slerpRow(slot);
-      return;
-    }
-    const s1 = dot < 0 ? -t : t;
-    const s0 = 1 - t;
-    const x = ax * s0 + bx * s1;
-    const y = ay * s0 + by * s1;
-    const z = az * s0 + bz * s1;
-    const w = aw * s0 + bw * s1;
-    const len = Math.sqrt(x * x + y * y + z * z + w * w);
-    const inv = len > 0 ? 1 / len : 0;
-    o[r + 3] = x * inv;
-    o[r + 4] = y * inv;
-    o[r + 5] = z * inv;
-    o[r + 6] = w * inv;
-  }
-
-  /**
-   * The rotation of one row by true slerp (rotations more than ≈ 3.6° apart), with `acos`/`sin θ`
-   * from the slot's slerp cache when the dot is that of its last slerp. Reads its inputs from the
-   * arrays again: passed as arguments, the doubles would be boxed (this method is not inlined).
-   */
-  #slerpRow(slot: number): void {
-    const r = slot * POSE_STRIDE;
-    const p = this.#previous;
-    const c = this.#current;
-    const o = this.#output;
-    const t = this.#scalars[0];
-    const ax = p[r + 3];
-    const ay = p[r + 4];
-    const az = p[r + 5];
-    const aw = p[r + 6];
-    const bx = c[r + 3];
-    const by = c[r + 4];
-    const bz = c[r + 5];
-    const bw = c[r + 6];
-    let dot = ax * bx + ay * by + az * bz + aw * bw;
-    let sign = 1;
-    if (dot < 0) {
-      dot = -dot;
-      sign = -1;
-    }
     const cache = this.#slerp;
-    const k = slot * 3;
-    let theta = cache[k + 1];
-    let sinTheta = cache[k + 2];
-    if (cache[k] !== dot) {
-      theta = Math.acos(dot);
-      sinTheta = Math.sin(theta);
-      cache[k] = dot;
-      cache[k + 1] = theta;
-      cache[k + 2] = sinTheta;
+    const t = this.#scalars[0];
+    for (let n = 0; n < count; n++) {
+      const slot = list[n];
+      const r = slot * POSE_STRIDE;
+      const ax = p[r + 3];
+      const ay = p[r + 4];
+      const az = p[r + 5];
+      const aw = p[r + 6];
+      const bx = c[r + 3];
+      const by = c[r + 4];
+      const bz = c[r + 5];
+      const bw = c[r + 6];
+      let x = ax;
+      let y = ay;
+      let z = az;
+      let w = aw;
+      // t <= 0 or no turn: the previous rotation as it is
+      const turns = !(t <= 0 || (ax === bx && ay === by && az === bz && aw === bw));
+      if (turns && t >= 1) {
+        x = bx;
+        y = by;
+        z = bz;
+        w = bw;
+      } else if (turns) {
+        let dot = ax * bx + ay * by + az * bz + aw * bw;
+        let s0 = 1 - t;
+        let s1 = dot < 0 ? -t : t;
+        if (dot < SLERP_NLERP_THRESHOLD && -dot < SLERP_NLERP_THRESHOLD) {
+          let sign = 1;
+          if (dot < 0) {
+            dot = -dot;
+            sign = -1;
+          }
+          const k = slot * 3;
+          let theta = cache[k + 1];
+          let sinTheta = cache[k + 2];
+          if (cache[k] !== dot) {
+            theta = Math.acos(dot);
+            sinTheta = Math.sin(theta);
+            cache[k] = dot;
+            cache[k + 1] = theta;
+            cache[k + 2] = sinTheta;
+          }
+          s0 = Math.sin((1 - t) * theta) / sinTheta;
+          s1 = (Math.sin(t * theta) / sinTheta) * sign;
+        }
+        x = ax * s0 + bx * s1;
+        y = ay * s0 + by * s1;
+        z = az * s0 + bz * s1;
+        w = aw * s0 + bw * s1;
+        const len = Math.sqrt(x * x + y * y + z * z + w * w);
+        const inv = len > 0 ? 1 / len : 0;
+        x *= inv;
+        y *= inv;
+        z *= inv;
+        w *= inv;
+      }
+      o[r] = lerp(p[r], c[r], t);
+      o[r + 1] = lerp(p[r + 1], c[r + 1], t);
+      o[r + 2] = lerp(p[r + 2], c[r + 2], t);
+      o[r + 3] = x;
+      o[r + 4] = y;
+      o[r + 5] = z;
+      o[r + 6] = w;
+      o[r + 7] = lerp(p[r + 7], c[r + 7], t);
+      o[r + 8] = lerp(p[r + 8], c[r + 8], t);
+      o[r + 9] = lerp(p[r + 9], c[r + 9], t);
     }
-    const s0 = Math.sin((1 - t) * theta) / sinTheta;
-    const s1 = (Math.sin(t * theta) / sinTheta) * sign;
-    const x = ax * s0 + bx * s1;
-    const y = ay * s0 + by * s1;
-    const z = az * s0 + bz * s1;
-    const w = aw * s0 + bw * s1;
-    const len = Math.sqrt(x * x + y * y + z * z + w * w);
-    const inv = len > 0 ? 1 / len : 0;
-    o[r + 3] = x * inv;
-    o[r + 4] = y * inv;
-    o[r + 5] = z * inv;
-    o[r + 6] = w * inv;
   }
 
   #extrapolateRow(slot: number): void {

@@ -3,9 +3,8 @@
  * own (bevy_transform_interpolation does the same): a write to one component outside the fixed
  * step teleports that component only, while the others keep their simulation values and their
  * interpolation. A {@link ComponentMask} names a set of components; these helpers compare and
- * copy rows of the packed pose arrays (stride {@link POSE_STRIDE}) component by component.
+ * copy rows of the packed pose arrays (ten numbers per row, `POSE_STRIDE`) component by component.
  */
-import { POSE_STRIDE } from '../interpolation/pose-buffer.ts';
 
 /** A set of pose components: a bitwise OR of {@link POSITION}, {@link ROTATION}, {@link SCALE}. */
 export type ComponentMask = number;
@@ -44,15 +43,73 @@ export function differingComponents(
   return mask;
 }
 
-/** True if row `i` of `a` equals row `j` of `b`, number for number (`===`). */
-export function sameRow(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
-  for (let k = 0; k < POSE_STRIDE; k++) if (a[i + k] !== b[j + k]) return false;
-  return true;
+/**
+ * Brings row `i` of the ledger `held` up to row `j` of `from`: copies the components that
+ * differ and returns them (what must be written to the node). Written out, like the helpers
+ * below: V8 checks the bounds of every access in a loop and keeps its counter.
+ */
+export function takeDiffering(
+  held: Float64Array,
+  i: number,
+  from: Float64Array,
+  j: number,
+): ComponentMask {
+  let mask = 0;
+  if (held[i] !== from[j] || held[i + 1] !== from[j + 1] || held[i + 2] !== from[j + 2]) {
+    held[i] = from[j];
+    held[i + 1] = from[j + 1];
+    held[i + 2] = from[j + 2];
+    mask = POSITION;
+  }
+  if (
+    held[i + 3] !== from[j + 3] ||
+    held[i + 4] !== from[j + 4] ||
+    held[i + 5] !== from[j + 5] ||
+    held[i + 6] !== from[j + 6]
+  ) {
+    held[i + 3] = from[j + 3];
+    held[i + 4] = from[j + 4];
+    held[i + 5] = from[j + 5];
+    held[i + 6] = from[j + 6];
+    mask |= ROTATION;
+  }
+  if (held[i + 7] !== from[j + 7] || held[i + 8] !== from[j + 8] || held[i + 9] !== from[j + 9]) {
+    held[i + 7] = from[j + 7];
+    held[i + 8] = from[j + 8];
+    held[i + 9] = from[j + 9];
+    mask |= SCALE;
+  }
+  return mask;
 }
 
-/** Copies the whole row `j` of `from` into row `i` of `to` (small enough for V8 to inline). */
+/** True if row `i` of `a` equals row `j` of `b`, number for number (`===`). */
+export function sameRow(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
+  return (
+    a[i] === b[j] &&
+    a[i + 1] === b[j + 1] &&
+    a[i + 2] === b[j + 2] &&
+    a[i + 3] === b[j + 3] &&
+    a[i + 4] === b[j + 4] &&
+    a[i + 5] === b[j + 5] &&
+    a[i + 6] === b[j + 6] &&
+    a[i + 7] === b[j + 7] &&
+    a[i + 8] === b[j + 8] &&
+    a[i + 9] === b[j + 9]
+  );
+}
+
+/** Copies the whole row `j` of `from` into row `i` of `to`. */
 export function copyRow(to: Float64Array, i: number, from: Float64Array, j: number): void {
-  for (let k = 0; k < POSE_STRIDE; k++) to[i + k] = from[j + k];
+  to[i] = from[j];
+  to[i + 1] = from[j + 1];
+  to[i + 2] = from[j + 2];
+  to[i + 3] = from[j + 3];
+  to[i + 4] = from[j + 4];
+  to[i + 5] = from[j + 5];
+  to[i + 6] = from[j + 6];
+  to[i + 7] = from[j + 7];
+  to[i + 8] = from[j + 8];
+  to[i + 9] = from[j + 9];
 }
 
 /** Copies the components `mask` of row `j` of `from` into row `i` of `to`. */

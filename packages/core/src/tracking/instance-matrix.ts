@@ -21,6 +21,21 @@ export function composeMatrix(
   rows: Float64Array,
   r: number,
 ): void {
+  composeMatrices(out, o, out, o, rows, r);
+}
+
+/**
+ * {@link composeMatrix} into two matrices at once, `a[i..]` and `b[j..]` (an instance's matrix
+ * and the tracker's record of it): each number is worked out once and stored twice.
+ */
+export function composeMatrices(
+  a: Float32Array | Float64Array,
+  i: number,
+  b: Float32Array | Float64Array,
+  j: number,
+  rows: Float64Array,
+  r: number,
+): void {
   const x = rows[r + 3];
   const y = rows[r + 4];
   const z = rows[r + 5];
@@ -40,28 +55,73 @@ export function composeMatrix(
   const sx = rows[r + 7];
   const sy = rows[r + 8];
   const sz = rows[r + 9];
-  out[o] = (1 - (yy + zz)) * sx;
-  out[o + 1] = (xy + wz) * sx;
-  out[o + 2] = (xz - wy) * sx;
-  out[o + 3] = 0;
-  out[o + 4] = (xy - wz) * sy;
-  out[o + 5] = (1 - (xx + zz)) * sy;
-  out[o + 6] = (yz + wx) * sy;
-  out[o + 7] = 0;
-  out[o + 8] = (xz + wy) * sz;
-  out[o + 9] = (yz - wx) * sz;
-  out[o + 10] = (1 - (xx + yy)) * sz;
-  out[o + 11] = 0;
-  out[o + 12] = rows[r];
-  out[o + 13] = rows[r + 1];
-  out[o + 14] = rows[r + 2];
-  out[o + 15] = 1;
+  const m0 = (1 - (yy + zz)) * sx;
+  const m1 = (xy + wz) * sx;
+  const m2 = (xz - wy) * sx;
+  const m4 = (xy - wz) * sy;
+  const m5 = (1 - (xx + zz)) * sy;
+  const m6 = (yz + wx) * sy;
+  const m8 = (xz + wy) * sz;
+  const m9 = (yz - wx) * sz;
+  const m10 = (1 - (xx + yy)) * sz;
+  const px = rows[r];
+  const py = rows[r + 1];
+  const pz = rows[r + 2];
+  a[i] = m0;
+  a[i + 1] = m1;
+  a[i + 2] = m2;
+  a[i + 3] = 0;
+  a[i + 4] = m4;
+  a[i + 5] = m5;
+  a[i + 6] = m6;
+  a[i + 7] = 0;
+  a[i + 8] = m8;
+  a[i + 9] = m9;
+  a[i + 10] = m10;
+  a[i + 11] = 0;
+  a[i + 12] = px;
+  a[i + 13] = py;
+  a[i + 14] = pz;
+  a[i + 15] = 1;
+  b[j] = m0;
+  b[j + 1] = m1;
+  b[j + 2] = m2;
+  b[j + 3] = 0;
+  b[j + 4] = m4;
+  b[j + 5] = m5;
+  b[j + 6] = m6;
+  b[j + 7] = 0;
+  b[j + 8] = m8;
+  b[j + 9] = m9;
+  b[j + 10] = m10;
+  b[j + 11] = 0;
+  b[j + 12] = px;
+  b[j + 13] = py;
+  b[j + 14] = pz;
+  b[j + 15] = 1;
 }
 
 /** True if the 16 numbers at `a[i..]` and `b[j..]` are equal. */
 export function sameMatrix(a: Float32Array, i: number, b: Float32Array, j: number): boolean {
-  for (let k = 0; k < 16; k++) if (a[i + k] !== b[j + k]) return false;
-  return true;
+  // written out: V8 checks the bounds of a loop's every access and keeps its counter
+  return (
+    a[i] === b[j] &&
+    a[i + 1] === b[j + 1] &&
+    a[i + 2] === b[j + 2] &&
+    a[i + 3] === b[j + 3] &&
+    a[i + 4] === b[j + 4] &&
+    a[i + 5] === b[j + 5] &&
+    a[i + 6] === b[j + 6] &&
+    a[i + 7] === b[j + 7] &&
+    a[i + 8] === b[j + 8] &&
+    a[i + 9] === b[j + 9] &&
+    a[i + 10] === b[j + 10] &&
+    a[i + 11] === b[j + 11] &&
+    a[i + 12] === b[j + 12] &&
+    a[i + 13] === b[j + 13] &&
+    a[i + 14] === b[j + 14] &&
+    a[i + 15] === b[j + 15]
+  );
 }
 
 /** Copies the 16 numbers at `from[j..]` to `to[i..]`. */

@@ -5,15 +5,16 @@
  * @internal
  */
 import { optionError } from '../options.ts';
-import { ALL_COMPONENTS, differingComponents, sameRow } from './components.ts';
+import { ALL_COMPONENTS, sameRow } from './components.ts';
 import {
   changedInstanceComponents,
+  composeMatrices,
   composeMatrix,
   copyMatrix,
   sameMatrix,
 } from './instance-matrix.ts';
-import { adoptRow, settleOrMove } from './node-slots.ts';
-import { FED, RESTORE } from './slot-table.ts';
+import { adoptRow, finishCapture, settle } from './node-slots.ts';
+import { EXTRAPOLATE, FED, RESET_AFTER_STEP, RESTORE } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 export function matricesOf<Node extends object>(st: TrackerState<Node>, mesh: Node): Float32Array {
@@ -35,32 +36,31 @@ export function decompose<Node extends object>(
   decompose.call(st.platform, matrices, offset, rows, at);
 }
 
+/**
+ * Capture of an instance after a step: its matrix changed only if the step wrote it; a pose
+ * given with `setInstancePose` is in its current row already.
+ */
 export function captureInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
-  const { index, heldMatrix, simMatrix } = st.slots;
+  const { index, flags, heldMatrix, simMatrix } = st.slots;
   const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
-  const o = index[slot] * M;
+  const { current, previous } = st.poses;
+  const r = slot * S;
   const h = slot * M;
-  const s = st.scratch;
-  const flags = st.slots.flags;
   if (flags[slot] & FED) {
     // the step gave the pose itself: no matrix to read back
-    flags[slot] &= ~FED;
-    const r = slot * S;
-    const fed = st.slots.fed;
-    const moved = !sameRow(fed, r, st.poses.current, r);
-    settleOrMove(st, slot, moved, fed, r);
-    if (flags[slot] & RESTORE) composeMatrix(simMatrix, h, st.poses.current, r);
-    return;
+    flags[slot] = settle(flags[slot] & ~FED, !sameRow(current, r, previous, r));
+    if (flags[slot] & RESTORE) composeMatrix(simMatrix, h, current, r);
+  } else {
+    const o = index[slot] * M;
+    if (!sameMatrix(matrices, o, heldMatrix, h)) {
+      decompose(st, matrices, o, current, r);
+      copyMatrix(heldMatrix, h, matrices, o);
+      copyMatrix(simMatrix, h, matrices, o);
+    }
+    flags[slot] = settle(flags[slot], !sameRow(current, r, previous, r));
   }
-  let moved = false;
-  if (!sameMatrix(matrices, o, heldMatrix, h)) {
-    decompose(st, matrices, o, s, 0);
-    copyMatrix(heldMatrix, h, matrices, o);
-    copyMatrix(simMatrix, h, matrices, o);
-    moved = differingComponents(s, 0, st.poses.current, slot * S) !== 0;
-  }
-  settleOrMove(st, slot, moved, s, 0);
+  if (flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
 }
 
 export function checkInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
@@ -94,28 +94,23 @@ export function restoreInstance<Node extends object>(st: TrackerState<Node>, slo
   (st.entryOf[slot] as MeshEntry<Node>).written = true;
 }
 
-export function interpolateInstance<Node extends object>(
-  st: TrackerState<Node>,
-  slot: number,
-  check: boolean,
-): void {
-  if (check) checkInstance(st, slot);
-  st.poses.interpolateSlotAt(slot);
-  showInstanceRow(st, slot, st.poses.output);
-}
-
 export function showInstanceRow<Node extends object>(
   st: TrackerState<Node>,
   slot: number,
   rows: Float64Array,
 ): void {
-  const { index, heldMatrix } = st.slots;
-  const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
+  const entry = st.entryOf[slot] as MeshEntry<Node>;
+  const matrices = entry.matrices;
   if (!matrices) return;
-  const o = index[slot] * M;
-  composeMatrix(matrices, o, rows, slot * S);
-  copyMatrix(heldMatrix, slot * M, matrices, o);
-  (st.entryOf[slot] as MeshEntry<Node>).written = true;
+  composeMatrices(
+    matrices,
+    st.slots.index[slot] * M,
+    st.slots.heldMatrix,
+    slot * M,
+    rows,
+    slot * S,
+  );
+  entry.written = true;
 }
 
 export function upload<Node extends object>(st: TrackerState<Node>): void {

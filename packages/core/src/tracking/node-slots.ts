@@ -41,6 +41,16 @@ export function written<Node extends object>(
   return differingComponents(s, 0, st.slots.held, slot * S);
 }
 
+/** Adopts the components `mask` written to the slot's node (found by the platform's `compare`). */
+export function adoptWrite<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  mask: ComponentMask,
+): void {
+  st.platform.read(st.slots.nodes[slot] as Node, slot, st.scratch, 0);
+  adopt(st, slot, mask);
+}
+
 /**
  * Adopts the components `mask` of the node's pose in scratch row 0 (from `#written`); they
  * teleport on its tracked descendants too unless `alone` (the node is leaving the tracker).
@@ -152,53 +162,64 @@ export function showOutput<Node extends object>(st: TrackerState<Node>, slot: nu
   else show(st, slot, st.poses.output);
 }
 
+/**
+ * Capture of a node after a step (its current pose is still the one the step started from):
+ * what the step left, in the node or the engine's body, becomes its current pose.
+ */
 export function capture<Node extends object>(st: TrackerState<Node>, slot: number): void {
   const { nodes, flags, held } = st.slots;
   const node = nodes[slot] as Node;
   const platform = st.platform;
-  const current = st.poses.current;
+  const { current, previous } = st.poses;
   const r = slot * S;
+  const compare = platform.compare;
+  if (
+    flags[slot] & RESTING &&
+    !(flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) &&
+    platform.capture === undefined &&
+    compare !== undefined &&
+    compare.call(platform, node, slot, held, r, true) === 0
+  ) {
+    // at rest and the step left it as it was: nothing to capture
+    return;
+  }
+  let from = held;
+  let at = r;
   if (platform.capture !== undefined) {
-    const s = st.scratch;
-    const moved = platform.capture(node, slot, s, 0) && differingComponents(s, 0, current, r) !== 0;
-    settleOrMove(st, slot, moved, s, 0);
-    return;
+    from = st.scratch;
+    at = 0;
+    if (!platform.capture(node, slot, from, 0)) copyRow(from, 0, previous, r);
+  } else {
+    // the node holds what the step left: read it straight into the ledger
+    platform.read(node, slot, held, r);
+    platform.captured?.(node, slot);
+    if (flags[slot] & WORLD) {
+      copyRow(st.slots.simLocal, r, held, r);
+      from = st.scratch;
+      at = 0;
+      convert(st, true, node, held, r, from, 0);
+    }
   }
-  // the node holds what the step left: read it straight into the ledger
-  platform.read(node, slot, held, r);
-  platform.captured?.(node, slot);
-  if (flags[slot] & WORLD) {
-    const s = st.scratch;
-    copyRow(st.slots.simLocal, r, held, r);
-    convert(st, true, node, held, r, s, 0);
-    settleOrMove(st, slot, !sameRow(s, 0, current, r), s, 0);
-    return;
-  }
-  settleOrMove(st, slot, !sameRow(held, r, current, r), held, r);
+  copyRow(current, r, from, at);
+  flags[slot] = settle(flags[slot], !sameRow(current, r, previous, r));
+  if (flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
 }
 
-export function settleOrMove<Node extends object>(
-  st: TrackerState<Node>,
-  slot: number,
-  moved: boolean,
-  from: Float64Array,
-  at: number,
-): void {
+/**
+ * A slot's flags after a capture: one that moved is awake; one that did not has settled
+ * (previous = current), and the next interpolation pass puts it to rest.
+ */
+export function settle(flags: number, moved: boolean): number {
+  if (moved) return flags & ~(RESTING | SETTLED);
+  return flags & RESTING ? flags : flags | SETTLED;
+}
+
+/** The rare part of a capture: the engine's velocity (`'extrapolate'`), a reset asked for inside the step. */
+export function finishCapture<Node extends object>(st: TrackerState<Node>, slot: number): void {
   const flags = st.slots.flags;
-  const poses = st.poses;
-  const r = slot * S;
-  const f = flags[slot];
-  if (moved) {
-    copyRow(poses.previous, r, poses.current, r);
-    copyRow(poses.current, r, from, at);
-    flags[slot] = f & ~(RESTING | SETTLED);
-  } else if (!(f & (RESTING | SETTLED))) {
-    copyRow(poses.previous, r, poses.current, r);
-    flags[slot] = f | SETTLED;
-  }
-  if (f & EXTRAPOLATE) velocity(st, slot);
-  if (f & RESET_AFTER_STEP) {
-    poses.reset(slot);
+  if (flags[slot] & EXTRAPOLATE) velocity(st, slot);
+  if (flags[slot] & RESET_AFTER_STEP) {
+    st.poses.reset(slot);
     flags[slot] &= ~RESET_AFTER_STEP;
   }
 }

@@ -7,7 +7,7 @@
 import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
 import { ALL_COMPONENTS, copyComponents } from './components.ts';
 import { adoptPending, convert } from './node-slots.ts';
-import { EXTRAPOLATE, FOLLOWS_DEFAULT, RESTING, WORLD } from './slot-table.ts';
+import { EXTRAPOLATE, FOLLOWS_DEFAULT, INTERPOLATES, RESTING, WORLD } from './slot-table.ts';
 import { type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 export function add<Node extends object>(
@@ -79,6 +79,7 @@ export function setMode<Node extends object>(
 ): void {
   st.poses.setMode(slot, mode);
   setFlag(st, slot, EXTRAPOLATE, mode === 'extrapolate');
+  setFlag(st, slot, INTERPOLATES, mode === 'interpolate');
   st.slots.flags[slot] &= ~RESTING;
 }
 

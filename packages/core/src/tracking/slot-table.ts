@@ -29,8 +29,13 @@ export const RESTORE = 32;
 export const EXTRAPOLATE = 64;
 /** An instance whose pose for the step under way was given (`setInstancePose`), not written as a matrix. */
 export const FED = 128;
+/**
+ * In `'interpolate'` mode: the frame pass lerps it together with the others in one loop
+ * (`interpolateList`) instead of one slot at a time.
+ */
+export const INTERPOLATES = 256;
 
-function grow<T extends Float64Array | Float32Array | Int32Array | Uint8Array>(
+function grow<T extends Float64Array | Float32Array | Int32Array | Uint16Array>(
   array: T,
   length: number,
 ): T {
@@ -47,7 +52,7 @@ export class SlotTable<Node> {
   /** By slot: the instance index, or -1 for a node. */
   index = new Int32Array(0);
   /** By slot: the flags above. */
-  flags = new Uint8Array(0);
+  flags = new Uint16Array(0);
   /**
    * By slot × 10: the pose the node holds as far as the tracker knows — what it last wrote or
    * read there, in the node's stored (local) numbers. Anything else there was written by others.
@@ -55,8 +60,6 @@ export class SlotTable<Node> {
   held = new Float64Array(0);
   /** By slot × 10: a WORLD node's simulation pose in its stored numbers (restored exactly). */
   simLocal = new Float64Array(0);
-  /** By slot × 10: an instance's pose given for the step under way (`FED`). */
-  fed = new Float64Array(0);
   /** By slot × 16: the matrix an instance holds as far as the tracker knows. */
   heldMatrix = new Float32Array(0);
   /** By slot × 16: the matrix captured with an instance's simulation pose (restored exactly). */
@@ -70,7 +73,6 @@ export class SlotTable<Node> {
     this.flags = grow(this.flags, n);
     this.held = grow(this.held, n * POSE_STRIDE);
     this.simLocal = grow(this.simLocal, n * POSE_STRIDE);
-    this.fed = grow(this.fed, n * POSE_STRIDE);
     this.heldMatrix = grow(this.heldMatrix, n * MATRIX_STRIDE);
     this.simMatrix = grow(this.simMatrix, n * MATRIX_STRIDE);
   }

@@ -43,6 +43,8 @@ export class TrackerState<Node extends object> {
   readonly entryOf: (MeshEntry<Node> | undefined)[] = [];
   /** Three scratch rows (at 0, 10, 20) and a velocity row (at 30). */
   readonly scratch = new Float64Array(3 * S + 6);
+  /** The awake slots a frame pass lerps in one loop (`interpolateList`), then writes. */
+  awake = new Int32Array(64);
   /** Slots collected by a reset (hierarchy.ts). */
   list = new Int32Array(16);
   /** Nodes hold their simulation poses (from the restore to the interpolation pass). */

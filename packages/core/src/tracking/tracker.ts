@@ -16,11 +16,11 @@
  *    the old one the previous (read from the node, or from the engine's bodies).
  * 3. `interpolate` — each node's render pose for the frame's alpha (the core {@link PoseBuffer}
  *    kernel), written component by component where it changed. In a frame without steps the
- *    write check of step 1 happens here, fused with the write.
+ *    write check of step 1 happens here, right before the write.
  *
  * A node whose last two simulation poses are equal and which nothing wrote is *resting*: every
- * pass skips it (a sleeping body, a static prop) except the write check before the steps, and
- * the first change wakes it. A write made after the frame's passes (in `update`, `preRender`,
+ * pass skips it (a sleeping body, a static prop) except the write check before the steps and,
+ * after each step, the check that the step left it as it was; the first change wakes it. A write made after the frame's passes (in `update`, `preRender`,
  * between frames) is drawn as written and adopted by the next pass that checks the node, or as
  * soon as the simulation pose is asked for.
  *
@@ -35,14 +35,7 @@
 import type { FixedLoop, LoopAdapter } from '../fixed-loop.ts';
 import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
-import {
-  ALL_COMPONENTS,
-  copyComponents,
-  copyRow,
-  POSITION,
-  ROTATION,
-  SCALE,
-} from './components.ts';
+import { ALL_COMPONENTS, copyComponents, POSITION, ROTATION, SCALE } from './components.ts';
 import { afterStep, beforeSteps, beginFrame, interpolate } from './frame-passes.ts';
 import { collect, resetList } from './hierarchy.ts';
 import { composeMatrix, copyMatrix, sameMatrix } from './instance-matrix.ts';
@@ -466,12 +459,9 @@ export class Tracker<Node extends object> implements LoopAdapter {
       throw optionError('scale', scale, 'an { x, y, z } of finite numbers');
     }
     const r = slot * S;
-    const flags = st.slots.flags;
-    const rows = st.holding ? st.slots.fed : st.poses.current;
-    if (st.holding && !(flags[slot] & FED)) {
-      copyRow(rows, r, st.poses.current, r);
-      flags[slot] |= FED;
-    }
+    // inside the step the current pose is the step's (its start was shifted to the previous)
+    const rows = st.poses.current;
+    if (st.holding) st.slots.flags[slot] |= FED;
     if (position !== undefined) setPart(rows, r, position);
     if (rotation !== undefined) {
       rows[r + 3] = rotation.x;
