@@ -68,6 +68,13 @@ export async function jumpAt<S extends JumpState>(
   return { before, after };
 }
 
+/** SPEC §9's simulated displays and the peak of the runner scaled by dt at each (60 Hz physics). */
+export const DISPLAY_JUMPS = [
+  { fps: 30, dt: 90.0 },
+  { fps: 60, dt: 95.0 },
+  { fps: 144, dt: 97.9 },
+] as const;
+
 /**
  * SPEC §9's jump at a simulated `fps` display with 60 Hz physics: each runner jumped once; fixed
  * steps 95.0 px and 39 ticks of air at every rate; scaled by dt `dtPeak` (90.0 / 95.0 / 97.9 px);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { maybeScreenshot, useExample } from './harness.ts';
-import { expectLedgeJump, jumpAt } from './ledge-jump.ts';
+import { DISPLAY_JUMPS, expectLedgeJump, jumpAt } from './ledge-jump.ts';
 
 // Software WebGL on a shared 2-core machine: generous limits; every wait is still a condition.
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
@@ -13,11 +13,7 @@ vi.setConfig({ testTimeout: 90_000, hookTimeout: 180_000 });
 const ex = useExample('three-jump', 5, (page) => page.uncheck('#auto-jump'));
 
 describe('three-jump: the 96 px ledge', () => {
-  it.each([
-    { fps: 30, dt: 90.0 },
-    { fps: 60, dt: 95.0 },
-    { fps: 144, dt: 97.9 },
-  ])(
+  it.each(DISPLAY_JUMPS)(
     'at a simulated $fps fps display the fixed runner peaks at 95.0 px and each runner jumps once',
     async ({ fps, dt }) => {
       const { before, after } = await jumpAt(ex, String(fps));
