@@ -42,10 +42,7 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
     if (check) checkNodes(st, true, from, to);
     if (restore) restoreNodes(st, from, to);
   }
-  if (st.meshList.length !== 0) {
-    if (check) beginCheck(st);
-    checkInstances(st, check, true);
-  }
+  if (st.meshList.length !== 0) checkInstances(st, check && beginCheck(st), check, true);
   shiftAwake(st);
   st.holding = true;
   upload(st);
@@ -95,10 +92,7 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   }
   if (st.meshList.length !== 0) {
     if (captureLast) captureInstances(st);
-    if (check) {
-      beginCheck(st);
-      checkInstances(st, true, false);
-    }
+    if (check) checkInstances(st, beginCheck(st), true, false);
     const count = collectInstances(st);
     interpolateList(poses, st.awake, count);
     writeInstances(st);
@@ -150,16 +144,20 @@ function checkNodes<Node extends object>(
  * The write check of every instance (when `check`: a matrix others wrote is adopted), and with
  * `restore` the simulation matrix put back where code reads instances in the step. An instance
  * moved with `setInstancePose` is checked only if its mesh's matrices were flagged for upload
- * by someone else (`beginCheck`; docs/three.md, "Instanced meshes").
+ * by someone else (`unseen`: some mesh's were, from `beginCheck`; docs/three.md, "Instanced
+ * meshes").
  */
 function checkInstances<Node extends object>(
   st: TrackerState<Node>,
+  unseen: boolean,
   check: boolean,
   restore: boolean,
 ): void {
   const { nodes, index, flags, heldMatrix } = st.slots;
   const size = st.poses.size;
   for (let slot = 0; slot < size; slot++) {
+    // nothing to do for an instance moved with setInstancePose while no mesh is unseen
+    if (!unseen && (flags[slot] & (POSED | RESTORE)) === POSED) continue;
     if (nodes[slot] === undefined || index[slot] < 0) continue;
     if (!restore && flags[slot] & RESTING) continue;
     const entry = st.entryOf[slot] as MeshEntry<Node>;

@@ -177,14 +177,18 @@ export function refreshMatrices<Node extends object>(st: TrackerState<Node>): vo
  * Before a write check: which meshes had their matrices flagged for upload by someone else
  * since the tracker last saw them (their instances moved with `setInstancePose` are checked
  * too, their ledgers stored first); after it, every mesh's current version counts as seen.
+ * Returns true if any mesh is unseen.
  */
-export function beginCheck<Node extends object>(st: TrackerState<Node>): void {
+export function beginCheck<Node extends object>(st: TrackerState<Node>): boolean {
   const versionOf = st.platform.instancesVersion;
   const list = st.meshList;
+  let any = false;
   for (let i = 0; i < list.length; i++) {
     const entry = list[i];
     const version = versionOf === undefined ? -1 : versionOf.call(st.platform, entry.mesh);
     entry.unseen = version === -1 || version !== entry.version;
     entry.version = version;
+    if (entry.unseen) any = true;
   }
+  return any;
 }
