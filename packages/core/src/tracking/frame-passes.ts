@@ -16,7 +16,6 @@ import {
   checkInstance,
   refreshMatrices,
   restoreInstance,
-  settleLedger,
   upload,
 } from './instance-slots.ts';
 import { adoptWrite, capture, restore, show, written } from './node-slots.ts';
@@ -163,9 +162,13 @@ function checkInstances<Node extends object>(
     const entry = st.entryOf[slot] as MeshEntry<Node>;
     const matrices = entry.matrices;
     if (matrices === null) continue;
-    if (check && (entry.unseen || !(flags[slot] & POSED))) {
-      settleLedger(st, slot);
-      if (!sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)) checkInstance(st, slot);
+    // (a ledger left to settleLedger compares unequal here; checkInstance settles it first)
+    if (
+      check &&
+      (entry.unseen || !(flags[slot] & POSED)) &&
+      !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)
+    ) {
+      checkInstance(st, slot);
     }
     if (restore && flags[slot] & RESTORE) restoreInstance(st, slot);
   }

@@ -123,7 +123,6 @@ export function showInstanceRow<Node extends object>(
   const entry = st.entryOf[slot] as MeshEntry<Node>;
   const matrices = entry.matrices;
   if (!matrices) return;
-  st.slots.flags[slot] &= ~DRAWN;
   composeMatrices(
     matrices,
     st.slots.index[slot] * M,

@@ -16,7 +16,7 @@ import {
   sameRow,
 } from './components.ts';
 import { resetDescendants } from './hierarchy.ts';
-import { checkInstance, settleLedger, showInstanceRow, upload } from './instance-slots.ts';
+import { checkInstance, showInstanceRow, upload } from './instance-slots.ts';
 import { EXTRAPOLATE, RESET_AFTER_STEP, RESTING, SETTLED, WORLD } from './slot-table.ts';
 import { S, type TrackerState } from './tracker-state.ts';
 
@@ -105,8 +105,6 @@ export function adoptPending<Node extends object>(
   slot: number,
   alone = false,
 ): void {
-  // callers go on to change the slot's rows: an instance's ledger may be composed from them
-  if (st.slots.index[slot] >= 0) settleLedger(st, slot);
   if (st.holding) return;
   if (st.slots.index[slot] >= 0) {
     checkInstance(st, slot);

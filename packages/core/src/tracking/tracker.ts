@@ -414,6 +414,8 @@ export class Tracker<Node extends object> implements LoopAdapter {
     if (slot === undefined) throw optionError('index', index, 'a tracked instance index');
     const mask = checkTeleport(position, rotation);
     adoptPending(this.#state, slot);
+    // the ledger is rewritten below, inside the step, with the matrix
+    settleLedger(this.#state, slot);
     const c = this.#state.poses.current;
     const r = slot * S;
     setTeleported(c, r, position, rotation);
