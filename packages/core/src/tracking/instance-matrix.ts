@@ -16,6 +16,22 @@ export const MATRIX_STRIDE = 16;
  * `Matrix4.compose`, Babylon's `Matrix.ComposeToRef`: the same arithmetic in the same order).
  */
 export function composeMatrix(out: Float32Array, o: number, rows: Float64Array, r: number): void {
+  composeMatrices(out, o, null, 0, rows, r);
+}
+
+/**
+ * {@link composeMatrix} into two matrices at once, `a[i..]` and `b[j..]` (an instance's matrix
+ * and the tracker's record of it): each number is worked out once and stored twice (once when
+ * `b` is null).
+ */
+export function composeMatrices(
+  a: Float32Array,
+  i: number,
+  b: Float32Array | null,
+  j: number,
+  rows: Float64Array,
+  r: number,
+): void {
   const x = rows[r + 3];
   const y = rows[r + 4];
   const z = rows[r + 5];
@@ -47,38 +63,39 @@ export function composeMatrix(out: Float32Array, o: number, rows: Float64Array, 
   const px = rows[r];
   const py = rows[r + 1];
   const pz = rows[r + 2];
-  out[o] = m0;
-  out[o + 1] = m1;
-  out[o + 2] = m2;
-  out[o + 3] = 0;
-  out[o + 4] = m4;
-  out[o + 5] = m5;
-  out[o + 6] = m6;
-  out[o + 7] = 0;
-  out[o + 8] = m8;
-  out[o + 9] = m9;
-  out[o + 10] = m10;
-  out[o + 11] = 0;
-  out[o + 12] = px;
-  out[o + 13] = py;
-  out[o + 14] = pz;
-  out[o + 15] = 1;
-}
-
-/**
- * {@link composeMatrix} into two matrices, `a[i..]` and `b[j..]` (an instance's matrix and the
- * tracker's record of it).
- */
-export function composeMatrices(
-  a: Float32Array,
-  i: number,
-  b: Float32Array,
-  j: number,
-  rows: Float64Array,
-  r: number,
-): void {
-  composeMatrix(a, i, rows, r);
-  copyMatrix(b, j, a, i);
+  a[i] = m0;
+  a[i + 1] = m1;
+  a[i + 2] = m2;
+  a[i + 3] = 0;
+  a[i + 4] = m4;
+  a[i + 5] = m5;
+  a[i + 6] = m6;
+  a[i + 7] = 0;
+  a[i + 8] = m8;
+  a[i + 9] = m9;
+  a[i + 10] = m10;
+  a[i + 11] = 0;
+  a[i + 12] = px;
+  a[i + 13] = py;
+  a[i + 14] = pz;
+  a[i + 15] = 1;
+  if (b === null) return;
+  b[j] = m0;
+  b[j + 1] = m1;
+  b[j + 2] = m2;
+  b[j + 3] = 0;
+  b[j + 4] = m4;
+  b[j + 5] = m5;
+  b[j + 6] = m6;
+  b[j + 7] = 0;
+  b[j + 8] = m8;
+  b[j + 9] = m9;
+  b[j + 10] = m10;
+  b[j + 11] = 0;
+  b[j + 12] = px;
+  b[j + 13] = py;
+  b[j + 14] = pz;
+  b[j + 15] = 1;
 }
 
 /** True if the 16 numbers at `a[i..]` and `b[j..]` are equal. */
