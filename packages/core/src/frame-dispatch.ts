@@ -12,7 +12,7 @@
  */
 import type { FixedClock } from './fixed-clock.ts';
 import type { FixedLoop } from './fixed-loop.ts';
-import { Hook } from './hook.ts';
+import { Hook, nothing } from './hook.ts';
 import type {
   AnomalyListener,
   DroppedListener,
@@ -191,7 +191,7 @@ export class FrameDispatch {
       try {
         if (resume <= FRAME_START) {
           this.#point = FRAME_START;
-          if (this.frameStart.size !== 0) this.frameStart.run(delta, previousAlpha);
+          if (this.frameStart.run !== nothing) this.frameStart.run(delta, previousAlpha);
         }
         if (resume <= BEGIN_FRAME) {
           for (let i = 0; i < adapters.length && !this.disposed; i++) {
@@ -207,13 +207,14 @@ export class FrameDispatch {
             }
             if (from <= FIXED_UPDATE) {
               this.#point = FIXED_UPDATE;
-              if (this.fixedUpdate.size !== 0) this.fixedUpdate.run(fixedDelta, clock.tick);
+              if (this.fixedUpdate.run !== nothing) this.fixedUpdate.run(fixedDelta, clock.tick);
             }
             if (from <= PHYSICS_STEP && hasAdapters)
               this.#adapterStep(loop, adapters, 'physicsStep');
             if (from <= POST_SIMULATION) {
               this.#point = POST_SIMULATION;
-              if (this.postSimulation.size !== 0) this.postSimulation.run(fixedDelta, clock.tick);
+              if (this.postSimulation.run !== nothing)
+                this.postSimulation.run(fixedDelta, clock.tick);
             }
             clock.countStep();
             stats.steps++;
@@ -235,20 +236,20 @@ export class FrameDispatch {
         }
         if (resume <= UPDATE) {
           this.#point = UPDATE;
-          if (this.update.size !== 0) this.update.run(delta, alpha);
+          if (this.update.run !== nothing) this.update.run(delta, alpha);
         }
         if (resume <= LATE_UPDATE) {
           this.#point = LATE_UPDATE;
-          if (this.lateUpdate.size !== 0) this.lateUpdate.run(delta, alpha);
+          if (this.lateUpdate.run !== nothing) this.lateUpdate.run(delta, alpha);
         }
         if (resume <= PRE_RENDER) {
           this.#point = PRE_RENDER;
-          if (this.preRender.size !== 0) this.preRender.run(delta, alpha);
+          if (this.preRender.run !== nothing) this.preRender.run(delta, alpha);
         }
         if (resume <= RENDER && hasAdapters) this.#adapterStep(loop, adapters, 'render');
         if (resume <= POST_RENDER) {
           this.#point = POST_RENDER;
-          if (this.postRender.size !== 0) this.postRender.run(delta, alpha);
+          if (this.postRender.run !== nothing) this.postRender.run(delta, alpha);
         }
         return;
       } catch (error) {
