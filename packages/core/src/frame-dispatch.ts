@@ -12,7 +12,7 @@
  */
 import type { FixedClock } from './fixed-clock.ts';
 import type { FixedLoop } from './fixed-loop.ts';
-import { Hook } from './hook.ts';
+import { Hook, nothing } from './hook.ts';
 import type {
   AnomalyListener,
   DroppedListener,
@@ -180,17 +180,18 @@ export class FrameDispatch {
     const droppedSteps = clock.droppedSteps;
     if (droppedSteps > 0) this.stepsDropped.emit(droppedSteps, droppedSteps * fixedDelta);
 
-    // Dispatch. Each hook is called through its `run` fast path at a call site of its own
-    // (docs/performance.md, "The loop"); `#point` records where the frame is. A listener that
-    // throws is reported and the frame resumes at the point after it: one try for the whole
-    // frame, entered again only after a throw (the locals above and `step` carry over).
+    // Dispatch. Each hook is called through its `run` fast path at a call site of its own, and
+    // only when it has listeners (docs/performance.md, "The loop"); `#point` records where the
+    // frame is. A listener that throws is reported and the frame resumes at the point after it:
+    // one try for the whole frame, entered again only after a throw (the locals above and `step`
+    // carry over).
     let resume = FRAME_START;
     let step = 0;
     for (;;) {
       try {
         if (resume <= FRAME_START) {
           this.#point = FRAME_START;
-          this.frameStart.run(delta, previousAlpha);
+          if (this.frameStart.run !== nothing) this.frameStart.run(delta, previousAlpha);
         }
         if (resume <= BEGIN_FRAME) {
           for (let i = 0; i < adapters.length && !this.disposed; i++) {
@@ -206,13 +207,14 @@ export class FrameDispatch {
             }
             if (from <= FIXED_UPDATE) {
               this.#point = FIXED_UPDATE;
-              this.fixedUpdate.run(fixedDelta, clock.tick);
+              if (this.fixedUpdate.run !== nothing) this.fixedUpdate.run(fixedDelta, clock.tick);
             }
             if (from <= PHYSICS_STEP && hasAdapters)
               this.#adapterStep(loop, adapters, 'physicsStep');
             if (from <= POST_SIMULATION) {
               this.#point = POST_SIMULATION;
-              this.postSimulation.run(fixedDelta, clock.tick);
+              if (this.postSimulation.run !== nothing)
+                this.postSimulation.run(fixedDelta, clock.tick);
             }
             clock.countStep();
             stats.steps++;
@@ -234,20 +236,20 @@ export class FrameDispatch {
         }
         if (resume <= UPDATE) {
           this.#point = UPDATE;
-          this.update.run(delta, alpha);
+          if (this.update.run !== nothing) this.update.run(delta, alpha);
         }
         if (resume <= LATE_UPDATE) {
           this.#point = LATE_UPDATE;
-          this.lateUpdate.run(delta, alpha);
+          if (this.lateUpdate.run !== nothing) this.lateUpdate.run(delta, alpha);
         }
         if (resume <= PRE_RENDER) {
           this.#point = PRE_RENDER;
-          this.preRender.run(delta, alpha);
+          if (this.preRender.run !== nothing) this.preRender.run(delta, alpha);
         }
         if (resume <= RENDER && hasAdapters) this.#adapterStep(loop, adapters, 'render');
         if (resume <= POST_RENDER) {
           this.#point = POST_RENDER;
-          this.postRender.run(delta, alpha);
+          if (this.postRender.run !== nothing) this.postRender.run(delta, alpha);
         }
         return;
       } catch (error) {

@@ -30,8 +30,11 @@ function showValue(value: unknown): string {
   }
 }
 
-/** What {@link Hook.run} is while a hook has no listener. */
-function nothing(): void {}
+/**
+ * What {@link Hook.run} is while a hook has no listener: the dispatch compares with it and
+ * skips the call (docs/performance.md, "The loop").
+ */
+export function nothing(): void {}
 
 /**
  * An ordered list of listeners for one hook.

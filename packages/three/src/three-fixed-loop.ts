@@ -210,7 +210,9 @@ export class ThreeFixedLoop extends FixedLoop {
    * Gives instance `index` of `mesh` its pose. Inside `fixedUpdate` this is the fast way to move
    * instances — the pose the step leaves it at, with no matrix written and none read back (the
    * interpolated matrices are composed from the poses once per frame); outside the step it is a
-   * teleport. Omitted parts keep their simulation values.
+   * teleport. Omitted parts keep their simulation values. A matrix you write to an instance moved
+   * this way outside the step is a teleport once you set `mesh.instanceMatrix.needsUpdate = true`
+   * (docs/three.md, "Instanced meshes").
    */
   setInstancePose(
     mesh: InstancedMesh,

@@ -110,4 +110,9 @@ export class ThreePlatform implements TrackingPlatform<Object3D> {
   instancesUpdated(mesh: Object3D): void {
     (mesh as InstancedMesh).instanceMatrix.needsUpdate = true;
   }
+
+  /** `instanceMatrix.version`: `needsUpdate = true` raises it (docs/three.md, "Instanced meshes"). */
+  instancesVersion(mesh: Object3D): number {
+    return (mesh as InstancedMesh).instanceMatrix.version;
+  }
 }

@@ -9,8 +9,9 @@
 import type { FixedLoop } from '../fixed-loop.ts';
 import { interpolateList } from '../interpolation/pose-buffer.ts';
 import { copyRow, POSITION, ROTATION, SCALE, takeDiffering } from './components.ts';
-import { composeMatrices, sameMatrix } from './instance-matrix.ts';
+import { composeMatrices, composeMatrix, sameMatrix } from './instance-matrix.ts';
 import {
+  beginCheck,
   captureInstance,
   checkInstance,
   refreshMatrices,
@@ -18,7 +19,7 @@ import {
   upload,
 } from './instance-slots.ts';
 import { adoptWrite, capture, restore, show, written } from './node-slots.ts';
-import { INTERPOLATES, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
+import { DRAWN, INTERPOLATES, POSED, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
@@ -40,7 +41,7 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
     if (check) checkNodes(st, true, from, to);
     if (restore) restoreNodes(st, from, to);
   }
-  if (st.meshList.length !== 0) checkInstances(st, check, true);
+  if (st.meshList.length !== 0) checkInstances(st, check && beginCheck(st), check, true);
   shiftAwake(st);
   st.holding = true;
   upload(st);
@@ -90,7 +91,7 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   }
   if (st.meshList.length !== 0) {
     if (captureLast) captureInstances(st);
-    if (check) checkInstances(st, true, false);
+    if (check) checkInstances(st, beginCheck(st), true, false);
     const count = collectInstances(st);
     interpolateList(poses, st.awake, count);
     writeInstances(st);
@@ -140,21 +141,33 @@ function checkNodes<Node extends object>(
 
 /**
  * The write check of every instance (when `check`: a matrix others wrote is adopted), and with
- * `restore` the simulation matrix put back where code reads instances in the step.
+ * `restore` the simulation matrix put back where code reads instances in the step. An instance
+ * moved with `setInstancePose` is checked only if its mesh's matrices were flagged for upload
+ * by someone else (`unseen`: some mesh's were, from `beginCheck`; docs/three.md, "Instanced
+ * meshes").
  */
 function checkInstances<Node extends object>(
   st: TrackerState<Node>,
+  unseen: boolean,
   check: boolean,
   restore: boolean,
 ): void {
   const { nodes, index, flags, heldMatrix } = st.slots;
   const size = st.poses.size;
   for (let slot = 0; slot < size; slot++) {
+    // nothing to do for an instance moved with setInstancePose while no mesh is unseen
+    if (!unseen && (flags[slot] & (POSED | RESTORE)) === POSED) continue;
     if (nodes[slot] === undefined || index[slot] < 0) continue;
     if (!restore && flags[slot] & RESTING) continue;
-    const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
+    const entry = st.entryOf[slot] as MeshEntry<Node>;
+    const matrices = entry.matrices;
     if (matrices === null) continue;
-    if (check && !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)) {
+    // (a ledger left to settleLedger compares unequal here; checkInstance settles it first)
+    if (
+      check &&
+      (entry.unseen || !(flags[slot] & POSED)) &&
+      !sameMatrix(matrices, index[slot] * M, heldMatrix, slot * M)
+    ) {
       checkInstance(st, slot);
     }
     if (restore && flags[slot] & RESTORE) restoreInstance(st, slot);
@@ -290,18 +303,29 @@ function collectInstances<Node extends object>(st: TrackerState<Node>): number {
   return count;
 }
 
-/** Composes every awake instance's render matrix into its mesh's buffer (and the ledger). */
+/**
+ * Composes every awake instance's render matrix into its mesh's buffer, and into the ledger
+ * unless the instance is moved with `setInstancePose` on a platform with `instancesVersion`:
+ * its ledger is then stored only when needed (`DRAWN`, docs/performance.md, "Instances").
+ */
 function writeInstances<Node extends object>(st: TrackerState<Node>): void {
   const { nodes, index, flags, heldMatrix } = st.slots;
   const { size, output } = st.poses;
   const entryOf = st.entryOf;
+  const drawn = st.platform.instancesVersion !== undefined ? POSED : 0;
   for (let slot = 0; slot < size; slot++) {
-    if (nodes[slot] === undefined || index[slot] < 0 || flags[slot] & RESTING) continue;
+    const f = flags[slot];
+    if (nodes[slot] === undefined || index[slot] < 0 || f & RESTING) continue;
     const entry = entryOf[slot] as MeshEntry<Node>;
     const matrices = entry.matrices;
     if (matrices === null) continue;
-    composeMatrices(matrices, index[slot] * M, heldMatrix, slot * M, output, slot * S);
+    if (f & drawn) {
+      composeMatrix(matrices, index[slot] * M, output, slot * S);
+      flags[slot] = f & SETTLED ? (f & ~SETTLED) | RESTING | DRAWN : f | DRAWN;
+    } else {
+      composeMatrices(matrices, index[slot] * M, heldMatrix, slot * M, output, slot * S);
+      if (f & SETTLED) flags[slot] = (f & ~SETTLED) | RESTING;
+    }
     entry.written = true;
-    if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
 }

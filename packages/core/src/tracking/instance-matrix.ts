@@ -15,23 +15,19 @@ export const MATRIX_STRIDE = 16;
  * Composes the pose at `rows[r..r+9]` into the matrix at `out[o..o+15]` (three's
  * `Matrix4.compose`, Babylon's `Matrix.ComposeToRef`: the same arithmetic in the same order).
  */
-export function composeMatrix(
-  out: Float32Array | Float64Array,
-  o: number,
-  rows: Float64Array,
-  r: number,
-): void {
-  composeMatrices(out, o, out, o, rows, r);
+export function composeMatrix(out: Float32Array, o: number, rows: Float64Array, r: number): void {
+  composeMatrices(out, o, null, 0, rows, r);
 }
 
 /**
  * {@link composeMatrix} into two matrices at once, `a[i..]` and `b[j..]` (an instance's matrix
- * and the tracker's record of it): each number is worked out once and stored twice.
+ * and the tracker's record of it): each number is worked out once and stored twice (once when
+ * `b` is null).
  */
 export function composeMatrices(
-  a: Float32Array | Float64Array,
+  a: Float32Array,
   i: number,
-  b: Float32Array | Float64Array,
+  b: Float32Array | null,
   j: number,
   rows: Float64Array,
   r: number,
@@ -83,6 +79,7 @@ export function composeMatrices(
   a[i + 13] = py;
   a[i + 14] = pz;
   a[i + 15] = 1;
+  if (b === null) return;
   b[j] = m0;
   b[j + 1] = m1;
   b[j + 2] = m2;

@@ -14,7 +14,7 @@ import {
   sameMatrix,
 } from './instance-matrix.ts';
 import { adoptRow, finishCapture, settle } from './node-slots.ts';
-import { EXTRAPOLATE, FED, RESET_AFTER_STEP, RESTORE } from './slot-table.ts';
+import { DRAWN, EXTRAPOLATE, FED, POSED, RESET_AFTER_STEP, RESTORE } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 export function matricesOf<Node extends object>(st: TrackerState<Node>, mesh: Node): Float32Array {
@@ -49,9 +49,11 @@ export function captureInstance<Node extends object>(st: TrackerState<Node>, slo
   const h = slot * M;
   if (flags[slot] & FED) {
     // the step gave the pose itself: no matrix to read back
-    flags[slot] = settle(flags[slot] & ~FED, !sameRow(current, r, previous, r));
+    flags[slot] = settle((flags[slot] & ~FED) | POSED, !sameRow(current, r, previous, r));
     if (flags[slot] & RESTORE) composeMatrix(simMatrix, h, current, r);
   } else {
+    settleLedger(st, slot);
+    flags[slot] &= ~POSED;
     const o = index[slot] * M;
     if (!sameMatrix(matrices, o, heldMatrix, h)) {
       decompose(st, matrices, o, current, r);
@@ -60,7 +62,22 @@ export function captureInstance<Node extends object>(st: TrackerState<Node>, slo
     }
     flags[slot] = settle(flags[slot], !sameRow(current, r, previous, r));
   }
-  if (flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
+  if (flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) {
+    // a reset rewrites the output row the ledger may still be composed from
+    settleLedger(st, slot);
+    finishCapture(st, slot);
+  }
+}
+
+/**
+ * Stores the ledger of an instance the interpolation pass drew without it (`DRAWN`: its matrix
+ * is the composition of its output row); call it before reading the ledger or changing the row.
+ */
+export function settleLedger<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const flags = st.slots.flags;
+  if (!(flags[slot] & DRAWN)) return;
+  composeMatrix(st.slots.heldMatrix, slot * M, st.poses.output, slot * S);
+  flags[slot] &= ~DRAWN;
 }
 
 export function checkInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
@@ -68,6 +85,7 @@ export function checkInstance<Node extends object>(st: TrackerState<Node>, slot:
   const mesh = nodes[slot] as Node;
   const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
+  settleLedger(st, slot);
   const o = index[slot] * M;
   const h = slot * M;
   if (sameMatrix(matrices, o, heldMatrix, h)) return;
@@ -77,6 +95,8 @@ export function checkInstance<Node extends object>(st: TrackerState<Node>, slot:
   const mask = changedInstanceComponents(matrices, o, heldMatrix, h, s, 0, s, S);
   copyMatrix(heldMatrix, h, matrices, o);
   if (mask === 0) return;
+  // a pose given as a matrix: checked every frame until a step gives it one again
+  st.slots.flags[slot] &= ~POSED;
   adoptRow(st, slot, s, mask);
   if (mask === ALL_COMPONENTS) copyMatrix(simMatrix, h, matrices, o);
   else composeMatrix(simMatrix, h, st.poses.current, slot * S);
@@ -86,6 +106,7 @@ export function checkInstance<Node extends object>(st: TrackerState<Node>, slot:
 export function restoreInstance<Node extends object>(st: TrackerState<Node>, slot: number): void {
   const { index, heldMatrix, simMatrix } = st.slots;
   const h = slot * M;
+  settleLedger(st, slot);
   if (sameMatrix(heldMatrix, h, simMatrix, h)) return;
   const matrices = (st.entryOf[slot] as MeshEntry<Node>).matrices;
   if (!matrices) return;
@@ -119,17 +140,54 @@ export function upload<Node extends object>(st: TrackerState<Node>): void {
     const entry = list[i];
     if (!entry.written) continue;
     entry.written = false;
-    st.platform.instancesUpdated?.(entry.mesh);
+    uploadMesh(st, entry);
   }
 }
 
 /**
+ * Has the platform upload `entry`'s matrices. The tracker's own upload raises the mesh's
+ * version too; it counts as seen unless someone else had raised it first.
+ */
+export function uploadMesh<Node extends object>(
+  st: TrackerState<Node>,
+  entry: MeshEntry<Node>,
+): void {
+  const platform = st.platform;
+  const seen = platform.instancesVersion?.(entry.mesh) === entry.version;
+  platform.instancesUpdated?.(entry.mesh);
+  if (seen) entry.version = platform.instancesVersion?.(entry.mesh) ?? -1;
+}
+
+/**
  * Asks the platform for every mesh's matrix buffer again (once per frame: a mesh may have been
- * given a new one); the passes use these.
+ * given a new one; the next write check then looks at all its instances); the passes use these.
  */
 export function refreshMatrices<Node extends object>(st: TrackerState<Node>): void {
   const list = st.meshList;
   for (let i = 0; i < list.length; i++) {
-    list[i].matrices = st.platform.instanceMatrices?.(list[i].mesh) ?? null;
+    const entry = list[i];
+    const matrices = st.platform.instanceMatrices?.(entry.mesh) ?? null;
+    if (matrices !== entry.matrices) entry.version = -1;
+    entry.matrices = matrices;
   }
+}
+
+/**
+ * Before a write check: which meshes had their matrices flagged for upload by someone else
+ * since the tracker last saw them (their instances moved with `setInstancePose` are checked
+ * too, their ledgers stored first); after it, every mesh's current version counts as seen.
+ * Returns true if any mesh is unseen.
+ */
+export function beginCheck<Node extends object>(st: TrackerState<Node>): boolean {
+  const versionOf = st.platform.instancesVersion;
+  const list = st.meshList;
+  let any = false;
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    const version = versionOf === undefined ? -1 : versionOf.call(st.platform, entry.mesh);
+    entry.unseen = version === -1 || version !== entry.version;
+    entry.version = version;
+    if (entry.unseen) any = true;
+  }
+  return any;
 }

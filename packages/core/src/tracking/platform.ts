@@ -135,4 +135,11 @@ export interface TrackingPlatform<Node extends object> {
   decompose?(matrices: Float32Array, offset: number, rows: Float64Array, at: number): void;
   /** The instance matrices of `mesh` were rewritten: upload them. */
   instancesUpdated?(mesh: Node): void;
+  /**
+   * A number that changes whenever `mesh`'s instance matrices are flagged for upload, by anyone
+   * (three's `instanceMatrix.version`, which `needsUpdate = true` raises). With it, instances
+   * moved with `setInstancePose` are checked for writes made outside the step only in a frame
+   * in which someone other than the tracker flagged the matrices; without it, every frame.
+   */
+  instancesVersion?(mesh: Node): number;
 }

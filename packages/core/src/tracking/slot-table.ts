@@ -34,6 +34,18 @@ export const FED = 128;
  * (`interpolateList`) instead of one slot at a time.
  */
 export const INTERPOLATES = 256;
+/**
+ * An instance whose last step gave its pose with `setInstancePose`: on a platform with
+ * `instancesVersion`, the per-frame write check skips it while no one else has flagged the
+ * mesh's matrices for upload (docs/three.md, "Instanced meshes").
+ */
+export const POSED = 512;
+/**
+ * An instance whose matrix the interpolation pass composed from its output row without storing
+ * the ledger (`heldMatrix`) too: its ledger is that composition, stored by `settleLedger` before
+ * anything reads the ledger or changes the row (docs/performance.md, "Instances").
+ */
+export const DRAWN = 1024;
 
 function grow<T extends Float64Array | Float32Array | Int32Array | Uint16Array>(
   array: T,

@@ -26,6 +26,13 @@ export interface MeshEntry<Node> {
   matrices: Float32Array | null;
   /** Its matrix buffer was rewritten this pass: upload it. */
   written: boolean;
+  /**
+   * The platform's `instancesVersion` of the mesh once the tracker had seen every write up to
+   * it (checked the matrices, or raised it with its own upload); -1: check at the next pass.
+   */
+  version: number;
+  /** Its version moved past `version`: the next write check looks at every instance. */
+  unseen: boolean;
 }
 
 /** The state a tracker's passes share; see the module doc. */

@@ -39,7 +39,7 @@ import { ALL_COMPONENTS, copyComponents, POSITION, ROTATION, SCALE } from './com
 import { afterStep, beforeSteps, beginFrame, interpolate } from './frame-passes.ts';
 import { collect, resetList } from './hierarchy.ts';
 import { composeMatrix, copyMatrix, sameMatrix } from './instance-matrix.ts';
-import { decompose, matricesOf, upload } from './instance-slots.ts';
+import { decompose, matricesOf, settleLedger, upload, uploadMesh } from './instance-slots.ts';
 import {
   adoptPending,
   adoptRow,
@@ -185,6 +185,8 @@ export class Tracker<Node extends object> implements LoopAdapter {
         dense: new Int32Array(0),
         matrices,
         written: false,
+        version: this.#state.platform.instancesVersion?.(mesh) ?? -1,
+        unseen: false,
       };
       this.#state.meshes.set(mesh, entry);
       this.#state.meshList = [...this.#state.meshList, entry];
@@ -234,7 +236,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
       const { heldMatrix, simMatrix } = this.#state.slots;
       copyMatrix(matricesOf(this.#state, mesh), index * M, simMatrix, slot * M);
       copyMatrix(heldMatrix, slot * M, simMatrix, slot * M);
-      this.#state.platform.instancesUpdated?.(mesh);
+      uploadMesh(this.#state, entry);
     }
     dropInstance(this.#state, entry, index, slot);
     return true;
@@ -412,6 +414,8 @@ export class Tracker<Node extends object> implements LoopAdapter {
     if (slot === undefined) throw optionError('index', index, 'a tracked instance index');
     const mask = checkTeleport(position, rotation);
     adoptPending(this.#state, slot);
+    // the ledger is rewritten below, inside the step, with the matrix
+    settleLedger(this.#state, slot);
     const c = this.#state.poses.current;
     const r = slot * S;
     setTeleported(c, r, position, rotation);
@@ -494,6 +498,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
     const s = this.#state.scratch;
     if (this.#state.holding && index >= 0) {
       const matrices = matricesOf(this.#state, node);
+      settleLedger(this.#state, slot);
       if (!sameMatrix(matrices, index * M, this.#state.slots.heldMatrix, slot * M)) {
         decompose(this.#state, matrices, index * M, s, 0);
         return poseFromRow(out, s, 0);
