@@ -35,7 +35,7 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   st.checkPending = false;
   // an engine that holds the simulation itself may say nothing reads its nodes in the step
   const restore = st.platform.restoresNodes !== false;
-  const size = st.poses.size;
+  const size = nodeSlots(st);
   for (let from = 0; from < size; from += BLOCK) {
     const to = Math.min(size, from + BLOCK);
     if (check) checkNodes(st, true, from, to);
@@ -56,7 +56,7 @@ export function afterStep<Node extends object>(st: TrackerState<Node>, loop: Fix
     st.capturePending = true;
     return;
   }
-  captureNodes(st, 0, st.poses.size, ANY_SPACE);
+  captureNodes(st, 0, nodeSlots(st), ANY_SPACE);
   if (st.meshList.length !== 0) captureInstances(st);
   // the next step starts from this one's pose
   shiftAwake(st);
@@ -77,7 +77,7 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   const poses = st.poses;
   poses.setClock(loop);
   if (st.awake.length < poses.size) st.awake = new Int32Array(poses.capacity);
-  const size = poses.size;
+  const size = nodeSlots(st);
   // a capture in world space reads the parent: all of them before any node is written
   if (captureLast) captureNodes(st, 0, size, WORLD);
   // in blocks of slots small enough to stay in the cache from the capture to the write
@@ -97,6 +97,14 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
     writeInstances(st);
   }
   upload(st);
+}
+
+/**
+ * The slots the node passes go through: all of them, or none when no node is tracked (only
+ * instances, which have passes of their own).
+ */
+function nodeSlots<Node extends object>(st: TrackerState<Node>): number {
+  return st.objects.size !== 0 ? st.poses.size : 0;
 }
 
 /** `captureNodes` of every node, whatever space it is simulated in. */
