@@ -21,6 +21,7 @@ import {
   vectorsDiffer,
 } from '@fixedtick/core/tracking';
 import type { BodyLike, NodeLike, QuatLike, Vec3Like } from './babylon-shapes.ts';
+import { HavokPoses } from './havok-poses.ts';
 import type { HavokStepper } from './havok-stepper.ts';
 import { pushThinInstances } from './thin-instances.ts';
 
@@ -39,6 +40,8 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   /** Set by the loop once the tracker exists (thin-instance pushes read its simulation rows). */
   tracker: Tracker<NodeLike> | undefined;
   readonly #stepper: HavokStepper;
+  /** Havok's body transforms, read in bulk after each step. */
+  readonly #poses: HavokPoses;
   readonly #m = [new Matrix(), new Matrix(), new Matrix()];
   readonly #v = new Vector3();
   readonly #s = new Vector3();
@@ -55,6 +58,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   /** @param stepper the Havok stepper (teleports go through its physics engine). */
   constructor(stepper: HavokStepper) {
     this.#stepper = stepper;
+    this.#poses = new HavokPoses(() => stepper.physicsEngine());
   }
 
   /** Reads the node's pose through its current vector objects (and keeps them for the writes). */
@@ -64,6 +68,32 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     const s = node.scaling;
     if (slot >= 0) this.#bind(slot, p, q, s);
     rowFromVectors(rows, at, p, q, s);
+  }
+
+  /**
+   * After a step: a body Havok did not move is skipped; one it moved is read with its position
+   * from Havok's body buffer and its rotation and scale through the vector objects kept for the
+   * slot (Babylon's sync writes into those objects), without touching the node's own fields
+   * (docs/performance.md, "Babylon.js"). Any other node is read.
+   */
+  synced(node: NodeLike, slot: number, rows: Float64Array, at: number): boolean {
+    const moved = this.#poses.moved(node, slot, this.#stepper.stepCount);
+    if (moved === HavokPoses.SAME) return false;
+    if (moved === HavokPoses.UNKNOWN) {
+      this.read(node, slot, rows, at);
+      return true;
+    }
+    this.#poses.position(slot, rows, at);
+    const q = this.#rot[slot];
+    rows[at + 3] = q.x;
+    rows[at + 4] = q.y;
+    rows[at + 5] = q.z;
+    rows[at + 6] = q.w;
+    const s = this.#scl[slot];
+    rows[at + 7] = s.x;
+    rows[at + 8] = s.y;
+    rows[at + 9] = s.z;
+    return true;
   }
 
   /**
@@ -114,8 +144,12 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     return !node.isDisposed();
   }
 
-  /** A physics body under a parent: Havok simulates it in world space. */
+  /**
+   * A physics body under a parent: Havok simulates it in world space. Asked when the tracker
+   * re-sorts its nodes, which also has every body's place in Havok's buffer looked up again.
+   */
   simulatedInWorld(node: NodeLike): boolean {
+    this.#poses.forget();
     const body = node.physicsBody;
     return !!body && body.numInstances < 1 && !!node.parent;
   }

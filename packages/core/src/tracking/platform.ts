@@ -104,6 +104,15 @@ export interface TrackingPlatform<Node extends object> {
    */
   capture?(node: Node, slot: number, rows: Float64Array, at: number): boolean;
   /**
+   * For an engine that writes its bodies' poses into their nodes inside the step (Babylon.js:
+   * Havok's sync) and can tell cheaply what it wrote: after a step, writes the pose `node` now
+   * holds into `rows[at..]` — exactly what `read` would give — and returns true, or returns
+   * false when the step left the node as it was for sure (its body did not move), which the
+   * tracker then skips. Used instead of `read` after each step; without it the tracker reads
+   * every node not at rest, and compares those at rest.
+   */
+  synced?(node: Node, slot: number, rows: Float64Array, at: number): boolean;
+  /**
    * The engine's velocity of `node` for `'extrapolate'` — of its instance `index` for an
    * instance, else `index` is -1 (unlike the other members, this one gets no slot): linear
    * `x y z` then angular `x y z` (rad/s) into `out[at..at+5]`; false if it has none (the tracker
