@@ -35,6 +35,12 @@ function quaternionOf(node: NodeLike): QuatLike {
   return q;
 }
 
+/** A physics body under a parent, which Havok simulates in world space. */
+function inWorld(node: NodeLike): boolean {
+  const body = node.physicsBody;
+  return !!body && body.numInstances < 1 && !!node.parent;
+}
+
 /** The Babylon.js {@link TrackingPlatform}; one per loop. */
 export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   /** Set by the loop once the tracker exists (thin-instance pushes read its simulation rows). */
@@ -71,29 +77,12 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   }
 
   /**
-   * After a step: a body Havok did not move is skipped; one it moved is read with its position
-   * from Havok's body buffer and its rotation and scale through the vector objects kept for the
-   * slot (Babylon's sync writes into those objects), without touching the node's own fields
-   * (docs/performance.md, "Babylon.js"). Any other node is read.
+   * After a step, a body at rest whose Havok transform is bit for bit the one of the step before
+   * (asleep): its node got its pose back unchanged from Babylon's sync. Told from Havok's body
+   * buffer without touching the node (docs/performance.md, "Babylon.js").
    */
-  synced(node: NodeLike, slot: number, rows: Float64Array, at: number): boolean {
-    const moved = this.#poses.moved(node, slot, this.#stepper.stepCount);
-    if (moved === HavokPoses.SAME) return false;
-    if (moved === HavokPoses.UNKNOWN) {
-      this.read(node, slot, rows, at);
-      return true;
-    }
-    this.#poses.position(slot, rows, at);
-    const q = this.#rot[slot];
-    rows[at + 3] = q.x;
-    rows[at + 4] = q.y;
-    rows[at + 5] = q.z;
-    rows[at + 6] = q.w;
-    const s = this.#scl[slot];
-    rows[at + 7] = s.x;
-    rows[at + 8] = s.y;
-    rows[at + 9] = s.z;
-    return true;
+  untouchedByStep(node: NodeLike, slot: number): boolean {
+    return this.#poses.unmoved(node, slot, this.#stepper.stepCount);
   }
 
   /**
@@ -150,8 +139,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
    */
   simulatedInWorld(node: NodeLike): boolean {
     this.#poses.forget();
-    const body = node.physicsBody;
-    return !!body && body.numInstances < 1 && !!node.parent;
+    return inWorld(node);
   }
 
   toSimulation(
@@ -214,7 +202,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     this.read(node, -1, saved, 0);
     let local = rows;
     let from = at;
-    if (this.simulatedInWorld(node)) {
+    if (inWorld(node)) {
       local = this.#localPose;
       from = 0;
       this.toLocal(node, rows, at, local, 0);

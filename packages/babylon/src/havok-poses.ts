@@ -1,22 +1,19 @@
 /**
- * Havok's body transforms read in bulk, for the capture after each step (docs/performance.md,
- * "Babylon.js"). Havok keeps every body's world transform — a 4 × 4 float matrix — in one body
- * buffer inside its WASM heap; Babylon's sync (inside `executeStep`) copies each body's pose from
- * Havok into its node. Reading a node after that costs a cache miss per vector object per body;
- * reading the buffer costs a typed-array load. So after a step this tells, per tracked body:
- *
- * - whether Havok moved it at all (its twelve transform floats against those of the last capture;
- *   a sleeping or resting body's are bit for bit the same), and
- * - where, for its position: Babylon writes Havok's float32 translation into `node.position`
- *   unchanged, so the buffer's three floats are exactly the node's numbers.
+ * Havok's body transforms read in bulk, to skip the bodies at rest after each step without
+ * touching their nodes (docs/performance.md, "Babylon.js"). Havok keeps every body's world
+ * transform — a 4 × 4 float matrix — in one body buffer inside its WASM heap, and Babylon's sync
+ * (inside `executeStep`) copies each body's pose from Havok into its node every step, moved or
+ * not. A body whose twelve transform floats are bit for bit those of the step before got exactly
+ * the pose it had back in its node (tested against `HP_Body_GetQTransform`, which Babylon's sync
+ * reads): a typed-array load where comparing the node costs a cache miss per vector object.
  *
  * Only bodies Babylon syncs the plain way qualify: a body of its own (not thin instances), no
- * parent (Babylon converts those into the parent's space), sync on, no floating-origin regions.
- * Everything else gets {@link HavokPoses.UNKNOWN} and is read from its node as before.
+ * parent (Babylon converts those into the parent's space, which moves with the parent), sync on,
+ * no floating-origin regions. For any other node the answer is "cannot tell".
  *
- * Offsets are looked up once per body (Havok's lookups return fresh arrays) and forgotten when the
- * scene's bodies change; the typed-array view is re-made when the WASM heap grows (its
- * `ArrayBuffer` is then replaced).
+ * Offsets are looked up once per body (Havok's lookups return fresh arrays) and again when the
+ * scene's bodies change or the tracker re-sorts its nodes; the typed-array view is re-made when
+ * the WASM heap grows (its `ArrayBuffer` is then replaced).
  * @internal
  */
 import type { BodyLike, NodeLike, PhysicsEngineV2Like } from './babylon-shapes.ts';
@@ -47,15 +44,46 @@ const UNSEEN = -1;
 /** A slot whose node is not a plainly synced Havok body. */
 const NOT_BULK = -2;
 
+/**
+ * Whether the twelve pose floats of the transform at `v[at..]` equal those kept at `kept[k..]`;
+ * if not, they are kept.
+ */
+function same(v: Float32Array, at: number, kept: Float32Array, k: number): boolean {
+  // hand-unrolled (docs/performance.md, "Babylon.js"); the fourth float of each of the 4 × 4
+  // matrix's columns is Havok's own data, not part of the pose
+  if (
+    v[at + 12] === kept[k + 9] &&
+    v[at + 13] === kept[k + 10] &&
+    v[at + 14] === kept[k + 11] &&
+    v[at] === kept[k] &&
+    v[at + 1] === kept[k + 1] &&
+    v[at + 2] === kept[k + 2] &&
+    v[at + 4] === kept[k + 3] &&
+    v[at + 5] === kept[k + 4] &&
+    v[at + 6] === kept[k + 5] &&
+    v[at + 8] === kept[k + 6] &&
+    v[at + 9] === kept[k + 7] &&
+    v[at + 10] === kept[k + 8]
+  ) {
+    return true;
+  }
+  kept[k] = v[at];
+  kept[k + 1] = v[at + 1];
+  kept[k + 2] = v[at + 2];
+  kept[k + 3] = v[at + 4];
+  kept[k + 4] = v[at + 5];
+  kept[k + 5] = v[at + 6];
+  kept[k + 6] = v[at + 8];
+  kept[k + 7] = v[at + 9];
+  kept[k + 8] = v[at + 10];
+  kept[k + 9] = v[at + 12];
+  kept[k + 10] = v[at + 13];
+  kept[k + 11] = v[at + 14];
+  return false;
+}
+
 /** Havok's body transforms for the tracked bodies, by tracker slot; see the module doc. */
 export class HavokPoses {
-  /** {@link HavokPoses.moved}: the slot's node is not read here; read the node. */
-  static readonly UNKNOWN = -1;
-  /** {@link HavokPoses.moved}: Havok left the body exactly where it was. */
-  static readonly SAME = 0;
-  /** {@link HavokPoses.moved}: Havok moved the body; its position is in the view. */
-  static readonly MOVED = 1;
-
   readonly #engine: () => PhysicsEngineV2Like | null;
   /** The whole WASM heap as floats, or `null` until needed (and when the heap was replaced). */
   #view: Float32Array | null = null;
@@ -66,7 +94,7 @@ export class HavokPoses {
   /** By slot: the node and body its entry was looked up for. */
   #nodes: (NodeLike | undefined)[] = [];
   #bodies: (BodyLike | undefined)[] = [];
-  /** By slot: the `KEPT` floats of the body's transform at the last capture. */
+  /** By slot: the `KEPT` floats of the body's transform at the slot's last answer. */
   #kept = new Float32Array(0);
   /** The scene's body list when the entries were looked up (its array, length and last body). */
   #list: readonly BodyLike[] | null = null;
@@ -83,26 +111,18 @@ export class HavokPoses {
   }
 
   /**
-   * After step `step` (the stepper's `stepCount`): whether Havok moved the body of `node`,
-   * tracked in `slot` — {@link HavokPoses.SAME}, {@link HavokPoses.MOVED} (then
-   * {@link HavokPoses.position} has its position) or {@link HavokPoses.UNKNOWN}. Remembers the
-   * transform for the next step's answer.
+   * After step `step` (the stepper's `stepCount`): true when Havok left the body of `node`,
+   * tracked in `slot`, exactly where it was at this slot's last answer, so its node holds what it
+   * held; false when it moved or this cannot tell. Remembers the transform for the next answer.
    */
-  moved(node: NodeLike, slot: number, step: number): number {
+  unmoved(node: NodeLike, slot: number, step: number): boolean {
     if (step !== this.#checkedStep) this.#check(step);
     const at = slot < this.#at.length ? this.#at[slot] : UNSEEN;
     if (at < 0 || this.#nodes[slot] !== node) return this.#first(node, slot);
-    const moved = this.#compare(this.#view as Float32Array, at, this.#kept, slot * KEPT);
-    // Babylon may write another position than Havok's to a moved body's node: in its parent's
-    // space (a parent given since the look-up), or none (sync turned off); a body Havok did not
-    // move leaves its node as it was either way
-    if (
-      moved === HavokPoses.MOVED &&
-      (node.parent || (this.#bodies[slot] as BodyLike).disableSync)
-    ) {
-      return HavokPoses.UNKNOWN;
-    }
-    return moved;
+    // a parent given since the look-up, or the sync turned off: Babylon then writes another pose
+    // to the node (in the parent's space, which may move), or none (the node is the user's)
+    if (node.parent || (this.#bodies[slot] as BodyLike).disableSync) return false;
+    return same(this.#view as Float32Array, at, this.#kept, slot * KEPT);
   }
 
   /** Looks every body up again at the next step (the tracker re-sorted its nodes). */
@@ -111,64 +131,13 @@ export class HavokPoses {
     this.#checkedStep = -1;
   }
 
-  /**
-   * The position Havok gave the body in `slot` (after `moved` said {@link HavokPoses.MOVED}),
-   * into `rows[at..at+2]`: exactly Babylon's `node.position` after its sync (which adds a zero
-   * floating origin, turning -0 into 0, as `+ 0` does here).
-   */
-  position(slot: number, rows: Float64Array, at: number): void {
-    const k = slot * KEPT;
-    const kept = this.#kept;
-    rows[at] = kept[k + 9] + 0;
-    rows[at + 1] = kept[k + 10] + 0;
-    rows[at + 2] = kept[k + 11] + 0;
-  }
-
-  /**
-   * The twelve pose floats of the transform at `view[at..]` against those kept at `kept[k..]`:
-   * {@link HavokPoses.SAME}, or {@link HavokPoses.MOVED} after keeping the new ones.
-   */
-  #compare(v: Float32Array, at: number, kept: Float32Array, k: number): number {
-    // hand-unrolled (docs/performance.md, "Babylon.js"); the fourth float of each of the 4 × 4
-    // matrix's columns is Havok's own data, not part of the pose
-    if (
-      v[at + 12] === kept[k + 9] &&
-      v[at + 13] === kept[k + 10] &&
-      v[at + 14] === kept[k + 11] &&
-      v[at] === kept[k] &&
-      v[at + 1] === kept[k + 1] &&
-      v[at + 2] === kept[k + 2] &&
-      v[at + 4] === kept[k + 3] &&
-      v[at + 5] === kept[k + 4] &&
-      v[at + 6] === kept[k + 5] &&
-      v[at + 8] === kept[k + 6] &&
-      v[at + 9] === kept[k + 7] &&
-      v[at + 10] === kept[k + 8]
-    ) {
-      return HavokPoses.SAME;
-    }
-    kept[k] = v[at];
-    kept[k + 1] = v[at + 1];
-    kept[k + 2] = v[at + 2];
-    kept[k + 3] = v[at + 4];
-    kept[k + 4] = v[at + 5];
-    kept[k + 5] = v[at + 6];
-    kept[k + 6] = v[at + 8];
-    kept[k + 7] = v[at + 9];
-    kept[k + 8] = v[at + 10];
-    kept[k + 9] = v[at + 12];
-    kept[k + 10] = v[at + 13];
-    kept[k + 11] = v[at + 14];
-    return HavokPoses.MOVED;
-  }
-
-  /** The first answer for a slot (or a new node in it): its entry looked up; read its node. */
-  #first(node: NodeLike, slot: number): number {
-    if (this.#off) return HavokPoses.UNKNOWN;
+  /** The first answer for a slot (or a new node in it), "cannot tell": its entry looked up. */
+  #first(node: NodeLike, slot: number): boolean {
+    if (this.#off) return false;
     if (slot >= this.#at.length) this.#grow(slot);
     const at = this.#lookUp(node, slot);
-    if (at >= 0) this.#compare(this.#view as Float32Array, at, this.#kept, slot * KEPT);
-    return HavokPoses.UNKNOWN;
+    if (at >= 0) same(this.#view as Float32Array, at, this.#kept, slot * KEPT);
+    return false;
   }
 
   /** Once per step: a grown heap, changed bodies, floating-origin regions. */

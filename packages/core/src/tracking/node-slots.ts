@@ -173,14 +173,12 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
   const { current, previous } = st.poses;
   const r = slot * S;
   const compare = platform.compare;
-  const synced = platform.synced;
   if (
     flags[slot] & RESTING &&
     !(flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) &&
     platform.capture === undefined &&
-    synced === undefined &&
-    compare !== undefined &&
-    compare.call(platform, node, slot, held, r, true) === 0
+    (platform.untouchedByStep?.(node, slot) === true ||
+      (compare !== undefined && compare.call(platform, node, slot, held, r, true) === 0))
   ) {
     // at rest and the step left it as it was: nothing to capture
     return;
@@ -191,14 +189,9 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
     from = st.scratch;
     at = 0;
     if (!platform.capture(node, slot, from, 0)) copyRow(from, 0, previous, r);
-  } else if (synced !== undefined && !synced.call(platform, node, slot, held, r)) {
-    // the engine left the node as it was: so is its simulation pose (current = previous still)
-    flags[slot] = settle(flags[slot], false);
-    if (flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
-    return;
   } else {
     // the node holds what the step left: read it straight into the ledger
-    if (synced === undefined) platform.read(node, slot, held, r);
+    platform.read(node, slot, held, r);
     platform.captured?.(node, slot);
     if (flags[slot] & WORLD) {
       copyRow(st.slots.simLocal, r, held, r);

@@ -104,14 +104,14 @@ export interface TrackingPlatform<Node extends object> {
    */
   capture?(node: Node, slot: number, rows: Float64Array, at: number): boolean;
   /**
-   * For an engine that writes its bodies' poses into their nodes inside the step (Babylon.js:
-   * Havok's sync) and can tell cheaply what it wrote: after a step, writes the pose `node` now
-   * holds into `rows[at..]` — exactly what `read` would give — and returns true, or returns
-   * false when the step left the node as it was for sure (its body did not move), which the
-   * tracker then skips. Used instead of `read` after each step; without it the tracker reads
-   * every node not at rest, and compares those at rest.
+   * After a step, for a node at rest: true when the engine left it as it was for sure, told
+   * without touching the node (Babylon.js: its Havok body's transform, bit for bit the one of the
+   * step before, in Havok's body buffer); false when it may have changed or cannot tell. The
+   * tracker then skips the node, else compares it as without this member. A write made to the
+   * node inside the step that the engine did not overwrite is then adopted by the next write
+   * check, as one made outside the step.
    */
-  synced?(node: Node, slot: number, rows: Float64Array, at: number): boolean;
+  untouchedByStep?(node: Node, slot: number): boolean;
   /**
    * The engine's velocity of `node` for `'extrapolate'` — of its instance `index` for an
    * instance, else `index` is -1 (unlike the other members, this one gets no slot): linear
