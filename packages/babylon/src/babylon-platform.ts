@@ -86,6 +86,27 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   }
 
   /**
+   * After a step, a body Babylon's sync wrote (no parent, sync on: `HavokPoses.synced`) is read
+   * through the vector objects kept for its slot, position and rotation only: Babylon's sync
+   * writes into those objects and never the scale (docs/performance.md, "Babylon.js").
+   */
+  readStepped(node: NodeLike, slot: number, rows: Float64Array, at: number): void {
+    if (!this.#poses.synced(node, slot, this.#stepper.stepCount)) {
+      this.read(node, slot, rows, at);
+      return;
+    }
+    const p = this.#pos[slot];
+    rows[at] = p.x;
+    rows[at + 1] = p.y;
+    rows[at + 2] = p.z;
+    const q = this.#rot[slot];
+    rows[at + 3] = q.x;
+    rows[at + 4] = q.y;
+    rows[at + 5] = q.z;
+    rows[at + 6] = q.w;
+  }
+
+  /**
    * Compares through the vector objects kept for the slot: Babylon nodes are large and scattered,
    * so not touching the node saves a cache miss per body per frame. The `thorough` check (before
    * the steps) also looks for a vector object replaced on the node (`mesh.position = new

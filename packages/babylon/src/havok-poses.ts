@@ -125,6 +125,23 @@ export class HavokPoses {
     return same(this.#view as Float32Array, at, this.#kept, slot * KEPT);
   }
 
+  /**
+   * Whether Babylon's sync wrote the pose of the body of `node`, tracked in `slot`, into the node
+   * in the step just run, the plain way (a body of its own, no parent, sync on). Looks the slot
+   * up if needed, after step `step`.
+   */
+  synced(node: NodeLike, slot: number, step: number): boolean {
+    if (step !== this.#checkedStep) this.#check(step);
+    let at = slot < this.#at.length ? this.#at[slot] : UNSEEN;
+    if (at === UNSEEN || this.#nodes[slot] !== node) {
+      if (this.#off) return false;
+      if (slot >= this.#at.length) this.#grow(slot);
+      at = this.#lookUp(node, slot);
+      if (at >= 0) same(this.#view as Float32Array, at, this.#kept, slot * KEPT);
+    }
+    return at >= 0 && !node.parent && !(this.#bodies[slot] as BodyLike).disableSync;
+  }
+
   /** Looks every body up again at the next step (the tracker re-sorted its nodes). */
   forget(): void {
     this.#list = null;

@@ -131,6 +131,26 @@ describe('Havok poses read in bulk', () => {
     scene.getEngine().dispose();
   });
 
+  it('a scale written inside the fixed step to a falling body becomes its simulation scale, and it falls as far as one left alone', async () => {
+    const scene = await havokScene();
+    const scaled = dynamicBox(scene, 'scaled', 0, 10, 0);
+    const alone = dynamicBox(scene, 'alone', 5, 10, 0);
+    const loop = new BabylonFixedLoop(scene, { tickRate: 60, errorPolicy: 'throw' });
+    let steps = 0;
+    loop.onFixedUpdate(() => {
+      if (++steps === 20) scaled.scaling.set(0.5, 0.5, 0.5);
+    });
+    for (let f = 0; f < 144; f++) loop.advance(1 / 144);
+    expect(loop.getSimulationPose(scaled).scale).toEqual([0.5, 0.5, 0.5]);
+    expect(loop.getSimulationPose(alone).scale).toEqual([1, 1, 1]);
+    expect([scaled.scaling.x, scaled.scaling.y, scaled.scaling.z]).toEqual([0.5, 0.5, 0.5]);
+    const y = loop.getSimulationPose(alone).position[1];
+    expect(y).toBeLessThan(6);
+    expect(loop.getSimulationPose(scaled).position[1]).toBe(y);
+    loop.dispose();
+    scene.getEngine().dispose();
+  });
+
   it('a body whose Babylon sync is turned off is read from its node, which keeps its pose', async () => {
     const scene = await havokScene();
     const box = dynamicBox(scene, 'box', 0, 10, 0);

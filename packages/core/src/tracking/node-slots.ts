@@ -191,7 +191,8 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
     if (!platform.capture(node, slot, from, 0)) copyRow(from, 0, previous, r);
   } else {
     // the node holds what the step left: read it straight into the ledger
-    platform.read(node, slot, held, r);
+    if (platform.readStepped !== undefined) platform.readStepped(node, slot, held, r);
+    else platform.read(node, slot, held, r);
     platform.captured?.(node, slot);
     if (flags[slot] & WORLD) {
       copyRow(st.slots.simLocal, r, held, r);
