@@ -21,6 +21,7 @@ import {
   vectorsDiffer,
 } from '@fixedtick/core/tracking';
 import type { BodyLike, NodeLike, QuatLike, Vec3Like } from './babylon-shapes.ts';
+import { HavokPoses } from './havok-poses.ts';
 import type { HavokStepper } from './havok-stepper.ts';
 import { pushThinInstances } from './thin-instances.ts';
 
@@ -34,11 +35,19 @@ function quaternionOf(node: NodeLike): QuatLike {
   return q;
 }
 
+/** A physics body under a parent, which Havok simulates in world space. */
+function inWorld(node: NodeLike): boolean {
+  const body = node.physicsBody;
+  return !!body && body.numInstances < 1 && !!node.parent;
+}
+
 /** The Babylon.js {@link TrackingPlatform}; one per loop. */
 export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   /** Set by the loop once the tracker exists (thin-instance pushes read its simulation rows). */
   tracker: Tracker<NodeLike> | undefined;
   readonly #stepper: HavokStepper;
+  /** Havok's body transforms, read in bulk after each step. */
+  readonly #poses: HavokPoses;
   readonly #m = [new Matrix(), new Matrix(), new Matrix()];
   readonly #v = new Vector3();
   readonly #s = new Vector3();
@@ -55,6 +64,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   /** @param stepper the Havok stepper (teleports go through its physics engine). */
   constructor(stepper: HavokStepper) {
     this.#stepper = stepper;
+    this.#poses = new HavokPoses(() => stepper.physicsEngine());
   }
 
   /** Reads the node's pose through its current vector objects (and keeps them for the writes). */
@@ -64,6 +74,36 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     const s = node.scaling;
     if (slot >= 0) this.#bind(slot, p, q, s);
     rowFromVectors(rows, at, p, q, s);
+  }
+
+  /**
+   * After a step, a body at rest whose Havok transform is bit for bit the one of the step before
+   * (asleep): its node got its pose back unchanged from Babylon's sync. Told from Havok's body
+   * buffer without touching the node (docs/performance.md, "Babylon.js").
+   */
+  untouchedByStep(node: NodeLike, slot: number): boolean {
+    return this.#poses.unmoved(node, slot, this.#stepper.stepCount);
+  }
+
+  /**
+   * After a step, a body Babylon's sync wrote (no parent, sync on: `HavokPoses.synced`) is read
+   * through the vector objects kept for its slot, position and rotation only: Babylon's sync
+   * writes into those objects and never the scale (docs/performance.md, "Babylon.js").
+   */
+  readStepped(node: NodeLike, slot: number, rows: Float64Array, at: number): void {
+    if (!this.#poses.synced(node, slot, this.#stepper.stepCount)) {
+      this.read(node, slot, rows, at);
+      return;
+    }
+    const p = this.#pos[slot];
+    rows[at] = p.x;
+    rows[at + 1] = p.y;
+    rows[at + 2] = p.z;
+    const q = this.#rot[slot];
+    rows[at + 3] = q.x;
+    rows[at + 4] = q.y;
+    rows[at + 5] = q.z;
+    rows[at + 6] = q.w;
   }
 
   /**
@@ -114,10 +154,13 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     return !node.isDisposed();
   }
 
-  /** A physics body under a parent: Havok simulates it in world space. */
+  /**
+   * A physics body under a parent: Havok simulates it in world space. Asked when the tracker
+   * re-sorts its nodes, which also has every body's place in Havok's buffer looked up again.
+   */
   simulatedInWorld(node: NodeLike): boolean {
-    const body = node.physicsBody;
-    return !!body && body.numInstances < 1 && !!node.parent;
+    this.#poses.forget();
+    return inWorld(node);
   }
 
   toSimulation(
@@ -180,7 +223,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     this.read(node, -1, saved, 0);
     let local = rows;
     let from = at;
-    if (this.simulatedInWorld(node)) {
+    if (inWorld(node)) {
       local = this.#localPose;
       from = 0;
       this.toLocal(node, rows, at, local, 0);

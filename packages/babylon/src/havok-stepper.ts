@@ -34,6 +34,8 @@ export class HavokStepper implements LoopAdapter {
   #detached = false;
   /** Thin-instanced bodies, whose scale Havok's sync drops (kept by the body registry). */
   scaled: readonly ScaledInstances[] = [];
+  /** Havok steps run so far (the bulk pose reader checks Havok's heap once per step). */
+  stepCount = 0;
   /** The tracker whose simulation scales `scaled` refers to (set by the loop). */
   tracker: { readonly poses: { readonly current: Float64Array } } | undefined;
 
@@ -72,6 +74,7 @@ export class HavokStepper implements LoopAdapter {
     const scene = this.#scene;
     scene.onBeforePhysicsObservable?.notifyObservers(scene);
     plugin.executeStep(fixedDelta, engine.getBodies());
+    this.stepCount++;
     this.#rescale();
     scene.onAfterPhysicsObservable?.notifyObservers(scene);
   }

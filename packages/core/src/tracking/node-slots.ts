@@ -177,8 +177,8 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
     flags[slot] & RESTING &&
     !(flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) &&
     platform.capture === undefined &&
-    compare !== undefined &&
-    compare.call(platform, node, slot, held, r, true) === 0
+    (platform.untouchedByStep?.(node, slot) ||
+      (compare !== undefined && compare.call(platform, node, slot, held, r, true) === 0))
   ) {
     // at rest and the step left it as it was: nothing to capture
     return;
@@ -191,7 +191,7 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
     if (!platform.capture(node, slot, from, 0)) copyRow(from, 0, previous, r);
   } else {
     // the node holds what the step left: read it straight into the ledger
-    platform.read(node, slot, held, r);
+    (platform.readStepped ?? platform.read).call(platform, node, slot, held, r);
     platform.captured?.(node, slot);
     if (flags[slot] & WORLD) {
       copyRow(st.slots.simLocal, r, held, r);

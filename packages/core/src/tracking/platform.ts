@@ -104,6 +104,23 @@ export interface TrackingPlatform<Node extends object> {
    */
   capture?(node: Node, slot: number, rows: Float64Array, at: number): boolean;
   /**
+   * After a step, for a node at rest: true when the engine left it as it was for sure, told
+   * without touching the node (Babylon.js: its Havok body's transform, bit for bit the one of the
+   * step before, in Havok's body buffer); false when it may have changed or cannot tell. The
+   * tracker then skips the node, else compares it as without this member. A write made to the
+   * node inside the step that the engine did not overwrite is then adopted by the next write
+   * check, as one made outside the step.
+   */
+  untouchedByStep?(node: Node, slot: number): boolean;
+  /**
+   * After a step: reads what the step left in `node` into `rows[at..]`, as `read` does, except
+   * that it may leave out what the engine's step never changes (Babylon.js: the scale of a body
+   * Havok syncs, and vector objects replaced on the node, which only code can do): a write of
+   * those made inside the step is adopted by the next write check instead, as one made outside
+   * it. Without it the tracker calls `read`.
+   */
+  readStepped?(node: Node, slot: number, rows: Float64Array, at: number): void;
+  /**
    * The engine's velocity of `node` for `'extrapolate'` — of its instance `index` for an
    * instance, else `index` is -1 (unlike the other members, this one gets no slot): linear
    * `x y z` then angular `x y z` (rad/s) into `out[at..at+5]`; false if it has none (the tracker
