@@ -38,11 +38,13 @@ const WHY: Record<string, string> = {
     'hand-written state (plain `Quaternion`s outside the scene graph) does not. The per-phase ' +
     'times measured in this run are in the Fixedtick cell’s note below. What the hand-written ' +
     'loops give up for their speed: they smear teleports (see the teleport row), interpolate no ' +
-    'scale, and keep two copies of every pose in user code. What it would take to reach ratio ' +
-    '1.0: skip restore and write-back for bodies whose pose did not change since the last frame ' +
-    '(resting bodies), interpolate scale only for bodies whose scale changed, and offer gameplay ' +
-    'a way to write simulation poses straight into the typed arrays (instead of through ' +
-    '`Object3D`), which avoids both the restore and three’s Euler callback.',
+    'scale, and keep two copies of every pose in user code. Bodies at rest are already skipped ' +
+    'by the restore, the lerp and the write (docs/performance.md, "The tracker"); what a moving ' +
+    'body costs on top of the hand-written loop is the compare with what the adapter last wrote, ' +
+    'the restore and the read after each step — the price of gameplay reading and moving the real ' +
+    '`Object3D` and of writes outside the step being teleports. Reaching ratio 1.0 would take a ' +
+    'way for gameplay to write simulation poses straight into the typed arrays instead of through ' +
+    '`Object3D`, which avoids the restore, the read and three’s Euler callback.',
   'speed-havok':
     'Babylon’s lockstep does not interpolate: between two Havok steps every frame shows the same ' +
     'poses, which is the stutter Fixedtick exists to remove. Fixedtick runs the same 60 Hz Havok ' +
@@ -58,11 +60,15 @@ const ALLOCATION =
   'what V8 has optimised: a fractional number (the rAF timestamp, alpha, delta) passed to a ' +
   'function V8 did not inline is boxed as a 16-byte heap number, which no JavaScript loop that ' +
   'calls user callbacks avoids entirely (the core boxes each value once per change and hands the ' +
-  'same box to every listener). Ablation with the three adapter (1 000 tracked objects, 20 000 ' +
-  'frames after 20 000 warm-up) put the rest in its rotation path: it fell from 100–200 B to ' +
-  '~60 B per frame once the adapter stopped going through three’s quaternion change callback, ' +
-  'and is ~10 B with positions only. A literal 0 B needs every double on the frame path to stay ' +
-  'in typed arrays or double fields end to end, listener arguments included.';
+  'same box to every listener). The harness is part of it: its frame function passes the fake ' +
+  'display a fractional timestamp, and the display passes one to each rAF callback. To see where ' +
+  'the bytes of a run come from, run the scenario under V8’s sampling heap profiler ' +
+  '(`HeapProfiler.startSampling`, collected objects included): in the run of 1 December on an ' +
+  'AMD EPYC host, 15.5 of Fixedtick’s 16 B per frame were allocated in the harness’s frame ' +
+  'function (bench/compare/bodies.ts) and 0.4 B in the adapter’s rotation write; the code before ' +
+  'that day’s changes measured the same 15 B on that host and 0 B on the Intel host of the run ' +
+  'before. The adapter’s own frame path is measured without the harness by `npm run bench -- ' +
+  'three`: 0 B per frame at 10 000 bodies.';
 
 /** One note per speed row, and one for the allocation row. */
 export function closingNotes(
