@@ -80,14 +80,24 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   const size = nodeSlots(st);
   // a capture in world space reads the parent: all of them before any node is written
   if (captureLast) captureNodes(st, 0, size, WORLD);
+  const blocks = Math.ceil(size / BLOCK);
+  if (st.quiet.length < blocks) st.quiet = new Uint8Array(Math.max(blocks, 2 * st.quiet.length));
+  const quiet = st.quiet;
+  // quiet blocks: without steps only a wake-up gives a node at rest anything to draw
+  // (docs/performance.md, "The tracker")
+  const skipQuiet = !captureLast && st.quietAsOf === st.slots.wakes;
+  st.quietAsOf = st.slots.wakes;
   // in blocks of slots small enough to stay in the cache from the capture to the write
-  for (let from = 0; from < size; from += BLOCK) {
+  for (let block = 0; block < blocks; block++) {
+    if (skipQuiet && quiet[block] === 1) continue;
+    const from = block * BLOCK;
     const to = Math.min(size, from + BLOCK);
     if (captureLast) captureNodes(st, from, to, 0);
     if (check) checkNodes(st, false, from, to);
     const count = collectNodes(st, from, to);
     interpolateList(poses, st.awake, count);
     writeNodes(st, count);
+    quiet[block] = st.awakeLeft === 0 ? 1 : 0;
   }
   if (st.meshList.length !== 0) {
     if (captureLast) captureInstances(st);
@@ -257,10 +267,13 @@ function collectNodes<Node extends object>(
   const output = poses.output;
   const awake = st.awake;
   let count = 0;
+  let left = 0;
   for (let slot = from; slot < to; slot++) {
     if (nodes[slot] === undefined || index[slot] >= 0) continue;
     const f = flags[slot];
     if (f & RESTING) continue;
+    // a settled node is put to rest by this pass
+    if (!(f & SETTLED)) left++;
     if ((f & (INTERPOLATES | WORLD)) === INTERPOLATES) {
       awake[count++] = slot;
       continue;
@@ -269,6 +282,7 @@ function collectNodes<Node extends object>(
     show(st, slot, output);
     if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
+  st.awakeLeft = left;
   return count;
 }
 

@@ -52,7 +52,7 @@ export function resetList<Node extends object>(st: TrackerState<Node>, n: number
   for (let k = 0; k < n; k++) adoptPending(st, list[k]);
   for (let k = 0; k < n; k++) {
     st.poses.reset(list[k]);
-    flags[list[k]] &= ~RESTING;
+    st.slots.wake(list[k], RESTING);
     flags[list[k]] |= SETTLED;
   }
   for (let k = 0; k < n; k++) showOutput(st, list[k]);

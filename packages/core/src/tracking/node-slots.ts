@@ -93,7 +93,7 @@ export function adoptRow<Node extends object>(
   copyComponents(poses.current, r, source, at, mask);
   copyComponents(poses.previous, r, source, at, mask);
   copyComponents(poses.output, r, source, at, mask);
-  st.slots.flags[slot] &= ~(RESTING | SETTLED);
+  st.slots.wake(slot);
 }
 
 /**
@@ -240,7 +240,7 @@ export function velocity<Node extends object>(st: TrackerState<Node>, slot: numb
     s[v + 4] !== 0 ||
     s[v + 5] !== 0
   ) {
-    st.slots.flags[slot] &= ~(RESTING | SETTLED);
+    st.slots.wake(slot);
   }
 }
 

@@ -47,7 +47,7 @@ export function classify<Node extends object>(st: TrackerState<Node>, slot: numb
     copyComponents(st.poses.current, r, held, r, ALL_COMPONENTS);
   }
   st.poses.reset(slot);
-  flags[slot] &= ~RESTING;
+  st.slots.wake(slot, RESTING);
 }
 
 export function remove<Node extends object>(st: TrackerState<Node>, slot: number): void {
@@ -80,7 +80,7 @@ export function setMode<Node extends object>(
   st.poses.setMode(slot, mode);
   setFlag(st, slot, EXTRAPOLATE, mode === 'extrapolate');
   setFlag(st, slot, INTERPOLATES, mode === 'interpolate');
-  st.slots.flags[slot] &= ~RESTING;
+  st.slots.wake(slot, RESTING);
 }
 
 export function setFollows<Node extends object>(

@@ -76,6 +76,12 @@ export class SlotTable<Node> {
   heldMatrix = new Float32Array(0);
   /** By slot × 16: the matrix captured with an instance's simulation pose (restored exactly). */
   simMatrix = new Float32Array(0);
+  /**
+   * Counts the times a slot may have left `RESTING` (or was claimed or freed) other than by a
+   * capture: the interpolation pass skips blocks it found all at rest only while this count
+   * stands still (frame-passes.ts, "quiet blocks").
+   */
+  wakes = 0;
 
   /** Makes room for every slot `poses` can hand out. */
   fit(poses: PoseBuffer): void {
@@ -91,13 +97,21 @@ export class SlotTable<Node> {
 
   /** Claims `slot` for `node` (instance `index`, -1 for the node itself). */
   claim(slot: number, node: Node, index: number, flags: number): void {
+    this.wakes++;
     this.nodes[slot] = node;
     this.index[slot] = index;
     this.flags[slot] = flags;
   }
 
+  /** Clears `bits` (by default `RESTING` and `SETTLED`) of `slot`: it is awake. */
+  wake(slot: number, bits = RESTING | SETTLED): void {
+    this.flags[slot] &= ~bits;
+    this.wakes++;
+  }
+
   /** Frees `slot`. */
   release(slot: number): void {
+    this.wakes++;
     this.nodes[slot] = undefined;
     this.index[slot] = -1;
     this.flags[slot] = 0;

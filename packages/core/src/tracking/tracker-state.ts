@@ -52,6 +52,16 @@ export class TrackerState<Node extends object> {
   readonly scratch = new Float64Array(3 * S + 6);
   /** The awake slots a frame pass lerps in one loop (`interpolateList`), then writes. */
   awake = new Int32Array(64);
+  /**
+   * By block of node slots (frame-passes.ts): 1 if the last interpolation pass through it left
+   * every node there at rest. A frame without steps skips such a block while `slots.wakes` is
+   * still `quietAsOf`.
+   */
+  quiet = new Uint8Array(1);
+  /** `slots.wakes` when the interpolation pass that set `quiet` began (-1: never). */
+  quietAsOf = -1;
+  /** Nodes the last `collectNodes` found awake that its pass does not put to rest. */
+  awakeLeft = 0;
   /** Slots collected by a reset (hierarchy.ts). */
   list = new Int32Array(16);
   /** Nodes hold their simulation poses (from the restore to the interpolation pass). */

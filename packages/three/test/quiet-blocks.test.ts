@@ -1,0 +1,140 @@
+/**
+ * Frames without steps skip the blocks of slots the last interpolation pass left all at rest
+ * (core frame-passes.ts, "quiet blocks"). These tests wake one object in a pile of 300 at rest
+ * (three blocks of 128 slots) in each way there is, and check it is drawn right in the frames
+ * without steps that follow, while the rest of the pile stays at rest.
+ */
+import { Object3D } from 'three';
+import { describe, expect, it } from 'vitest';
+import { ThreeFixedLoop } from '../src/index.ts';
+
+const N = 300;
+const FRAME = 1 / 144;
+
+/** 300 objects at rest on a 60 Hz loop; `speed[i]` (m/s along y) sets object i moving. */
+function pile() {
+  const loop = new ThreeFixedLoop({ tickRate: 60 });
+  const objects: Object3D[] = [];
+  for (let i = 0; i < N; i++) {
+    const o = new Object3D();
+    o.position.set(i, 0, 0);
+    loop.track(o);
+    objects.push(o);
+  }
+  const speed = new Float64Array(N);
+  let steps = 0;
+  loop.onFixedUpdate((dt) => {
+    steps++;
+    for (let i = 0; i < N; i++) objects[i].position.y += speed[i] * dt;
+  });
+  // steps that leave every object where it was: settled, then at rest
+  for (let k = 0; k < 3; k++) loop.advance(1 / 60);
+  return { loop, objects, speed, steps: () => steps };
+}
+
+/** Runs frames of 1/144 s until one runs no step; returns the loop's alpha in it. */
+function frameWithoutSteps(loop: ThreeFixedLoop): number {
+  for (let k = 0; k < 10; k++) {
+    loop.advance(FRAME);
+    if (loop.lastFrame.steps === 0) return loop.alpha;
+  }
+  throw new Error('no frame without steps in 10 frames');
+}
+
+describe('blocks at rest in frames without steps', () => {
+  it('starts at rest: every object of the pile', () => {
+    const { loop } = pile();
+    expect(loop.tracker.restingCount).toBe(N);
+  });
+
+  it('draws an object the step sets moving again interpolated, frame by frame', () => {
+    const { loop, objects, speed, steps } = pile();
+    const moving = objects[250];
+    speed[250] = 6;
+    const start = steps();
+    let checked = 0;
+    for (let f = 0; f < 48; f++) {
+      loop.advance(FRAME);
+      const s = steps() - start;
+      if (loop.lastFrame.steps !== 0 || s < 2) continue;
+      // simulated y after step k is 0.1 k (6 m/s at 60 Hz)
+      const current = 0.1 * s;
+      const previous = 0.1 * (s - 1);
+      expect(moving.position.y).toBeCloseTo(previous + (current - previous) * loop.alpha, 12);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(loop.tracker.restingCount).toBe(N - 1);
+    expect(objects[249].position.y).toBe(0);
+    expect(objects[10].position.y).toBe(0);
+  });
+
+  it('shows a teleport made in a frame without steps at once, and keeps it', () => {
+    const { loop, objects } = pile();
+    frameWithoutSteps(loop);
+    loop.teleport(objects[200], { x: 5, y: 6, z: 7 });
+    for (let f = 0; f < 12; f++) {
+      loop.advance(FRAME);
+      expect(objects[200].position.toArray()).toEqual([5, 6, 7]);
+    }
+    expect(loop.getSimulationPose(objects[200]).position).toEqual([5, 6, 7]);
+    expect(loop.tracker.restingCount).toBe(N);
+  });
+
+  it('interpolates an object whose mode changes in a frame without steps', () => {
+    const { loop, objects, speed, steps } = pile();
+    loop.track(objects[140], { interpolation: 'none' });
+    frameWithoutSteps(loop);
+    loop.track(objects[140], { interpolation: 'interpolate' });
+    speed[140] = 6;
+    const start = steps();
+    let checked = 0;
+    for (let f = 0; f < 24; f++) {
+      loop.advance(FRAME);
+      const s = steps() - start;
+      if (loop.lastFrame.steps !== 0 || s < 2) continue;
+      const previous = 0.1 * (s - 1);
+      expect(objects[140].position.y).toBeCloseTo(previous + 0.1 * loop.alpha, 12);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(8);
+  });
+
+  it('draws an object tracked in a frame without steps beside the pile', () => {
+    const { loop, objects } = pile();
+    frameWithoutSteps(loop);
+    const added = new Object3D();
+    added.position.set(-1, 0, 0);
+    loop.track(added);
+    let step = 0;
+    loop.onFixedUpdate(() => {
+      step++;
+      added.position.x = step;
+    });
+    const start = step;
+    let checked = 0;
+    for (let f = 0; f < 24; f++) {
+      loop.advance(FRAME);
+      if (loop.lastFrame.steps !== 0 || step - start < 2) continue;
+      // simulated x after step k is k: drawn between the last two
+      expect(added.position.x).toBeCloseTo(step - 1 + loop.alpha, 12);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(8);
+    expect(objects.every((o) => o.position.y === 0)).toBe(true);
+  });
+
+  it('keeps a write to an object at rest made in a frame without steps, and adopts it', () => {
+    const { loop, objects } = pile();
+    frameWithoutSteps(loop);
+    objects[130].position.z = 3;
+    frameWithoutSteps(loop);
+    expect(objects[130].position.z).toBe(3);
+    loop.advance(1 / 60);
+    expect(loop.getSimulationPose(objects[130]).position).toEqual([130, 0, 3]);
+    for (let f = 0; f < 12; f++) {
+      loop.advance(FRAME);
+      expect(objects[130].position.z).toBe(3);
+    }
+  });
+});
