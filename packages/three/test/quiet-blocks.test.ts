@@ -41,6 +41,30 @@ function frameWithoutSteps(loop: ThreeFixedLoop): number {
   throw new Error('no frame without steps in 10 frames');
 }
 
+/**
+ * Runs `frames` frames; in each that runs no step, once two steps ran, checks that `drawn()`
+ * lies between the simulated values `at(k - 1)` and `at(k)` of the last two steps at the loop's
+ * alpha (`k` steps since the call). Returns how many frames it checked.
+ */
+function checkInterpolated(
+  loop: ThreeFixedLoop,
+  frames: number,
+  steps: () => number,
+  drawn: () => number,
+  at: (k: number) => number,
+): number {
+  const start = steps();
+  let checked = 0;
+  for (let f = 0; f < frames; f++) {
+    loop.advance(FRAME);
+    const k = steps() - start;
+    if (loop.lastFrame.steps !== 0 || k < 2) continue;
+    expect(drawn()).toBeCloseTo(at(k - 1) + (at(k) - at(k - 1)) * loop.alpha, 12);
+    checked++;
+  }
+  return checked;
+}
+
 describe('blocks at rest in frames without steps', () => {
   it('starts at rest: every object of the pile', () => {
     const { loop } = pile();
@@ -49,20 +73,15 @@ describe('blocks at rest in frames without steps', () => {
 
   it('draws an object the step sets moving again interpolated, frame by frame', () => {
     const { loop, objects, speed, steps } = pile();
-    const moving = objects[250];
     speed[250] = 6;
-    const start = steps();
-    let checked = 0;
-    for (let f = 0; f < 48; f++) {
-      loop.advance(FRAME);
-      const s = steps() - start;
-      if (loop.lastFrame.steps !== 0 || s < 2) continue;
-      // simulated y after step k is 0.1 k (6 m/s at 60 Hz)
-      const current = 0.1 * s;
-      const previous = 0.1 * (s - 1);
-      expect(moving.position.y).toBeCloseTo(previous + (current - previous) * loop.alpha, 12);
-      checked++;
-    }
+    // simulated y after step k is 0.1 k (6 m/s at 60 Hz)
+    const checked = checkInterpolated(
+      loop,
+      48,
+      steps,
+      () => objects[250].position.y,
+      (k) => 0.1 * k,
+    );
     expect(checked).toBeGreaterThan(20);
     expect(loop.tracker.restingCount).toBe(N - 1);
     expect(objects[249].position.y).toBe(0);
@@ -87,16 +106,13 @@ describe('blocks at rest in frames without steps', () => {
     frameWithoutSteps(loop);
     loop.track(objects[140], { interpolation: 'interpolate' });
     speed[140] = 6;
-    const start = steps();
-    let checked = 0;
-    for (let f = 0; f < 24; f++) {
-      loop.advance(FRAME);
-      const s = steps() - start;
-      if (loop.lastFrame.steps !== 0 || s < 2) continue;
-      const previous = 0.1 * (s - 1);
-      expect(objects[140].position.y).toBeCloseTo(previous + 0.1 * loop.alpha, 12);
-      checked++;
-    }
+    const checked = checkInterpolated(
+      loop,
+      24,
+      steps,
+      () => objects[140].position.y,
+      (k) => 0.1 * k,
+    );
     expect(checked).toBeGreaterThan(8);
   });
 
@@ -111,15 +127,15 @@ describe('blocks at rest in frames without steps', () => {
       step++;
       added.position.x = step;
     });
-    const start = step;
-    let checked = 0;
-    for (let f = 0; f < 24; f++) {
-      loop.advance(FRAME);
-      if (loop.lastFrame.steps !== 0 || step - start < 2) continue;
-      // simulated x after step k is k: drawn between the last two
-      expect(added.position.x).toBeCloseTo(step - 1 + loop.alpha, 12);
-      checked++;
-    }
+    // simulated x after the loop's step n is n
+    const first = step;
+    const checked = checkInterpolated(
+      loop,
+      24,
+      () => step,
+      () => added.position.x,
+      (k) => first + k,
+    );
     expect(checked).toBeGreaterThan(8);
     expect(objects.every((o) => o.position.y === 0)).toBe(true);
   });
