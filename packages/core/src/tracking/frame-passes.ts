@@ -97,7 +97,6 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
     const count = collectNodes(st, from, to);
     interpolateList(poses, st.awake, count);
     writeNodes(st, count);
-    quiet[block] = st.awakeLeft === 0 ? 1 : 0;
   }
   if (st.meshList.length !== 0) {
     if (captureLast) captureInstances(st);
@@ -255,7 +254,8 @@ function captureInstances<Node extends object>(st: TrackerState<Node>): void {
 /**
  * Lists the awake nodes from `from` to `to` in `'interpolate'` mode in `st.awake` and returns
  * how many; the other awake nodes ('none', 'extrapolate', simulated in world space: rare) are
- * interpolated and written here, one at a time.
+ * interpolated and written here, one at a time. Marks the block quiet (`st.quiet`) when this
+ * pass leaves every node in it at rest. `from` is the first slot of a block.
  */
 function collectNodes<Node extends object>(
   st: TrackerState<Node>,
@@ -282,7 +282,7 @@ function collectNodes<Node extends object>(
     show(st, slot, output);
     if (flags[slot] & SETTLED) flags[slot] = (flags[slot] & ~SETTLED) | RESTING;
   }
-  st.awakeLeft = left;
+  st.quiet[from / BLOCK] = left === 0 ? 1 : 0;
   return count;
 }
 

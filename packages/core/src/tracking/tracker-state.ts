@@ -60,8 +60,6 @@ export class TrackerState<Node extends object> {
   quiet = new Uint8Array(1);
   /** `slots.wakes` when the interpolation pass that set `quiet` began (-1: never). */
   quietAsOf = -1;
-  /** Nodes the last `collectNodes` found awake that its pass does not put to rest. */
-  awakeLeft = 0;
   /** Slots collected by a reset (hierarchy.ts). */
   list = new Int32Array(16);
   /** Nodes hold their simulation poses (from the restore to the interpolation pass). */
