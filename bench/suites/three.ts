@@ -19,6 +19,12 @@
  *   taken out) as a share of its cost in the moving scene (`costShareRounds`). A body at rest is
  *   skipped by the passes; its write check remains, and a check after each step that the step
  *   left it as it was.
+ * - **rule by hand** (`ruleByHand`, three-rule.ts) — the plain scene tracked by the adapters' rule
+ *   (SPEC §3: the simulation pose inside the step, the interpolated one outside it, a write
+ *   outside the step a teleport) written by hand as the least work it asks, with none of the
+ *   tracker's generality. Reported against the hand-written loop (what the rule itself costs),
+ *   the adapter against it (`adapterOverRule`: what the tracker adds to the rule), and its own
+ *   resting share.
  *
  * Every ratio is `adapter / hand-written` per frame, timed interleaved in one process
  * (`compareRounds`: min / median / max over 21 rounds of 48 frames; 7 rounds at 100 000). Bytes
@@ -29,6 +35,7 @@ import { InstancedMesh, Matrix4, Object3D, Quaternion, Vector3 } from 'three';
 import { FixedLoop } from '../../packages/core/src/index.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
 import { allocationWithoutGc, compareRounds, costShareRounds } from '../lib.ts';
+import { trackByRule } from './three-rule.ts';
 
 const FRAME_TIME = 1 / 144;
 const TICK_RATE = 60;
@@ -72,16 +79,23 @@ function objects(n: number): Object3D[] {
   return list;
 }
 
-/** The adapter user's plain scene: the step writes the pose into each tracked object. */
+/**
+ * The adapter user's plain scene: the step writes the pose into each tracked object. Tracked by
+ * the adapter, by the rule written by hand (`'rule'`, three-rule.ts), or not at all (`'none'`).
+ */
 function plainAdapter(
   n: number,
   moving = true,
-  track = true,
+  track: 'adapter' | 'rule' | 'none' = 'adapter',
 ): { loop: FixedLoop; list: Object3D[] } {
   const p = physics(n, moving);
   const list = objects(n);
-  const loop = new ThreeFixedLoop({ tickRate: TICK_RATE });
-  if (track) for (const o of list) loop.track(o);
+  const loop =
+    track === 'rule'
+      ? new FixedLoop({ tickRate: TICK_RATE })
+      : new ThreeFixedLoop({ tickRate: TICK_RATE });
+  if (track === 'adapter') for (const o of list) (loop as ThreeFixedLoop).track(o);
+  if (track === 'rule') trackByRule(loop, list);
   loop.onFixedUpdate((dt) => {
     for (let i = 0; i < n; i++) {
       const half = advance(p, i, dt);
@@ -216,6 +230,11 @@ async function size(n: number): Promise<Record<string, unknown>> {
   const plainB = plainHand(n);
   const plain = compareRounds(frame(plainA.loop), frame(plainB.loop), frames, rounds);
   const plainDiff = plainDifference(plainA.list, plainB.list);
+  // the rule by hand: against the hand-written loop, and the adapter against it
+  const ruleA = plainAdapter(n, true, 'rule');
+  const rule = compareRounds(frame(ruleA.loop), frame(plainB.loop), frames, rounds);
+  const overRule = compareRounds(frame(plainA.loop), frame(ruleA.loop), frames, rounds);
+  const ruleDiff = plainDifference(ruleA.list, plainB.list);
   const instA = instancedAdapter(n);
   const instB = instancedHand(n);
   const instanced = compareRounds(frame(instA.loop), frame(instB.loop), frames, rounds);
@@ -223,9 +242,17 @@ async function size(n: number): Promise<Record<string, unknown>> {
   const rest = plainAdapter(n, false);
   const resting = costShareRounds(
     frame(rest.loop),
-    frame(plainAdapter(n, false, false).loop),
+    frame(plainAdapter(n, false, 'none').loop),
     frame(plainA.loop),
-    frame(plainAdapter(n, true, false).loop),
+    frame(plainAdapter(n, true, 'none').loop),
+    frames,
+    rounds,
+  );
+  const ruleResting = costShareRounds(
+    frame(plainAdapter(n, false, 'rule').loop),
+    frame(plainAdapter(n, false, 'none').loop),
+    frame(ruleA.loop),
+    frame(plainAdapter(n, true, 'none').loop),
     frames,
     rounds,
   );
@@ -244,11 +271,18 @@ async function size(n: number): Promise<Record<string, unknown>> {
       maxDifferenceBetweenSides: instancedDiff,
     },
     restingShareOfMoving: resting.share,
+    ruleByHand: {
+      ratio: rule.ratio,
+      nsPerFrame: Math.round(rule.aNs),
+      maxDifferenceBetweenSides: ruleDiff,
+      adapterOverRule: overRule.ratio,
+      restingShareOfMoving: ruleResting.share,
+    },
   };
   if (n === 10_000) {
     // allocation: the tracked scene against the same simulation on untracked objects
     const FRAMES = 1440;
-    const untracked = plainAdapter(n, true, false);
+    const untracked = plainAdapter(n, true, 'none');
     const tracked = await allocationWithoutGc(frame(plainA.loop), FRAMES);
     const base = await allocationWithoutGc(frame(untracked.loop), FRAMES);
     const inst = await allocationWithoutGc(frame(instA.loop), FRAMES);
