@@ -15,7 +15,8 @@
  *   in it; lerp/slerp; write the render pose.
  *
  * It uses the tracker's own pieces where the rule has no choice to make: its lerp kernel
- * (`interpolateList`) and three's Euler sync without the change callback (`setRotation`,
+ * (`interpolateList`), its reads and compares of three's vectors (`rowFromVectors`,
+ * `vectorsDiffer`) and three's Euler sync without the change callback (`setRotation`,
  * `restoreRotation`). Passes go slot by slot over all bodies, with no blocks.
  */
 import type { Object3D } from 'three';
@@ -25,6 +26,12 @@ import {
   PoseBuffer,
   POSE_STRIDE as S,
 } from '../../packages/core/src/interpolation/pose-buffer.ts';
+import {
+  copyRow,
+  rowFromVectors,
+  sameRow,
+  vectorsDiffer,
+} from '../../packages/core/src/tracking/components.ts';
 import { restoreRotation, setRotation } from '../../packages/three/src/rotation-sync.ts';
 
 /** Tracks `list` under `loop` by the rule, written by hand (see the module doc). */
@@ -43,33 +50,11 @@ export function trackByRule(loop: FixedLoop, list: readonly Object3D[]): void {
 
   const read = (i: number, rows: Float64Array): void => {
     const o = list[i];
-    const r = i * S;
-    rows[r] = o.position.x;
-    rows[r + 1] = o.position.y;
-    rows[r + 2] = o.position.z;
-    rows[r + 3] = o.quaternion.x;
-    rows[r + 4] = o.quaternion.y;
-    rows[r + 5] = o.quaternion.z;
-    rows[r + 6] = o.quaternion.w;
-    rows[r + 7] = o.scale.x;
-    rows[r + 8] = o.scale.y;
-    rows[r + 9] = o.scale.z;
+    rowFromVectors(rows, i * S, o.position, o.quaternion, o.scale);
   };
   const written = (i: number): boolean => {
     const o = list[i];
-    const r = i * S;
-    return (
-      o.position.x !== held[r] ||
-      o.position.y !== held[r + 1] ||
-      o.position.z !== held[r + 2] ||
-      o.quaternion.x !== held[r + 3] ||
-      o.quaternion.y !== held[r + 4] ||
-      o.quaternion.z !== held[r + 5] ||
-      o.quaternion.w !== held[r + 6] ||
-      o.scale.x !== held[r + 7] ||
-      o.scale.y !== held[r + 8] ||
-      o.scale.z !== held[r + 9]
-    );
+    return vectorsDiffer(held, i * S, o.position, o.quaternion, o.scale) !== 0;
   };
   const captureEuler = (i: number): void => {
     const e = list[i].rotation;
@@ -80,11 +65,8 @@ export function trackByRule(loop: FixedLoop, list: readonly Object3D[]): void {
   /** A write outside the step: the object's pose becomes the simulation pose, unsmeared. */
   const adopt = (i: number): void => {
     read(i, held);
-    const r = i * S;
-    for (let k = 0; k < S; k++) {
-      poses.current[r + k] = held[r + k];
-      poses.previous[r + k] = held[r + k];
-    }
+    copyRow(poses.current, i * S, held, i * S);
+    copyRow(poses.previous, i * S, held, i * S);
     captureEuler(i);
     resting[i] = 0;
   };
@@ -99,13 +81,12 @@ export function trackByRule(loop: FixedLoop, list: readonly Object3D[]): void {
     o.scale.x = rows[r + 7];
     o.scale.y = rows[r + 8];
     o.scale.z = rows[r + 9];
-    for (let k = 0; k < S; k++) held[r + k] = rows[r + k];
+    copyRow(held, r, rows, r);
   };
   const capture = (i: number): void => {
     if (resting[i] === 1 && !written(i)) return;
     read(i, held);
-    const r = i * S;
-    for (let k = 0; k < S; k++) poses.current[r + k] = held[r + k];
+    copyRow(poses.current, i * S, held, i * S);
     captureEuler(i);
     resting[i] = 0;
   };
@@ -143,9 +124,7 @@ export function trackByRule(loop: FixedLoop, list: readonly Object3D[]): void {
         const i = awake[k];
         write(i, output, false);
         // settled: the same pose twice, now drawn; at rest until a write or a step moves it
-        let same = true;
-        for (let c = i * S; c < i * S + S; c++) same &&= current[c] === previous[c];
-        if (same) resting[i] = 1;
+        if (sameRow(current, i * S, previous, i * S)) resting[i] = 1;
       }
     },
   });
