@@ -154,3 +154,37 @@ describe('blocks at rest in frames without steps', () => {
     }
   });
 });
+
+describe('blocks at rest before the steps', () => {
+  /** Frames of 1/144 s; returns the y the step found object `i` at, step by step. */
+  function seenByTheStep(loop: ThreeFixedLoop, objects: Object3D[], i: number, frames: number) {
+    const seen: number[] = [];
+    loop.onFixedUpdate(() => seen.push(objects[i].position.y), { priority: -1 });
+    for (let f = 0; f < frames; f++) loop.advance(FRAME);
+    return seen;
+  }
+
+  it('gives the step the simulation pose of an object it set moving, not the drawn one', () => {
+    const { loop, objects, speed } = pile();
+    speed[250] = 6;
+    const seen = seenByTheStep(loop, objects, 250, 48);
+    // 0.1 m per step from the first: step k + 1 finds the y step k left, 0.1 k
+    expect(seen.length).toBeGreaterThan(15);
+    for (const [k, value] of seen.entries()) expect(value).toBeCloseTo(0.1 * k, 12);
+  });
+
+  it('gives the step the simulation pose of an object that rests, then moves again', () => {
+    const { loop, objects, speed } = pile();
+    speed[5] = 6;
+    for (let f = 0; f < 24; f++) loop.advance(FRAME);
+    speed[5] = 0;
+    // at rest again, its block quiet
+    for (let f = 0; f < 24; f++) loop.advance(FRAME);
+    expect(loop.tracker.restingCount).toBe(N);
+    const y = loop.getSimulationPose(objects[5]).position[1];
+    speed[5] = 6;
+    const seen = seenByTheStep(loop, objects, 5, 48);
+    expect(seen.length).toBeGreaterThan(15);
+    for (const [k, value] of seen.entries()) expect(value).toBeCloseTo(y + 0.1 * k, 12);
+  });
+});

@@ -18,7 +18,7 @@ import {
   restoreInstance,
   upload,
 } from './instance-slots.ts';
-import { adoptWrite, capture, restore, show, written } from './node-slots.ts';
+import { adoptWrite, capture, leftAtRest, restore, show, written } from './node-slots.ts';
 import { DRAWN, INTERPOLATES, POSED, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
@@ -39,7 +39,10 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
   for (let from = 0; from < size; from += BLOCK) {
     const to = Math.min(size, from + BLOCK);
     if (check) checkNodes(st, true, from, to);
-    if (restore) restoreNodes(st, from, to);
+    // a quiet block, if nothing woke since (its write check included), is all at rest: its
+    // nodes hold their simulation poses already
+    const quiet = st.quiet[from / BLOCK] === 1 && st.quietAsOf === st.slots.wakes;
+    if (restore && !quiet) restoreNodes(st, from, to);
   }
   if (st.meshList.length !== 0) checkInstances(st, check && beginCheck(st), check, true);
   shiftAwake(st);
@@ -79,7 +82,7 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
   if (st.awake.length < poses.size) st.awake = new Int32Array(poses.capacity);
   const size = nodeSlots(st);
   // a capture in world space reads the parent: all of them before any node is written
-  if (captureLast) captureNodes(st, 0, size, WORLD);
+  if (captureLast && st.slots.worldCount !== 0) captureNodes(st, 0, size, WORLD);
   const blocks = Math.ceil(size / BLOCK);
   if (st.quiet.length < blocks) st.quiet = new Uint8Array(Math.max(blocks, 2 * st.quiet.length));
   const quiet = st.quiet;
@@ -237,9 +240,8 @@ function captureNodes<Node extends object>(
   const { nodes, index, flags } = st.slots;
   for (let slot = from; slot < to; slot++) {
     if (nodes[slot] === undefined || index[slot] >= 0) continue;
-    if (space === ANY_SPACE || (flags[slot] & WORLD) === space) {
-      capture(st, slot);
-    }
+    if (space !== ANY_SPACE && (flags[slot] & WORLD) !== space) continue;
+    if (!leftAtRest(st, slot)) capture(st, slot);
   }
 }
 

@@ -164,7 +164,8 @@ export function showOutput<Node extends object>(st: TrackerState<Node>, slot: nu
 
 /**
  * Capture of a node after a step (its current pose is still the one the step started from):
- * what the step left, in the node or the engine's body, becomes its current pose.
+ * what the step left, in the node or the engine's body, becomes its current pose. The capture
+ * pass skips a node {@link leftAtRest}.
  */
 export function capture<Node extends object>(st: TrackerState<Node>, slot: number): void {
   const { nodes, flags, held } = st.slots;
@@ -172,17 +173,6 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
   const platform = st.platform;
   const { current, previous } = st.poses;
   const r = slot * S;
-  const compare = platform.compare;
-  if (
-    flags[slot] & RESTING &&
-    !(flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) &&
-    platform.capture === undefined &&
-    (platform.untouchedByStep?.(node, slot) ||
-      (compare !== undefined && compare.call(platform, node, slot, held, r, true) === 0))
-  ) {
-    // at rest and the step left it as it was: nothing to capture
-    return;
-  }
   let from = held;
   let at = r;
   if (platform.capture !== undefined) {
@@ -203,6 +193,23 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
   copyRow(current, r, from, at);
   flags[slot] = settle(flags[slot], !sameRow(current, r, previous, r));
   if (flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
+}
+
+/**
+ * Whether a capture of the slot would find nothing to do: it is at rest and the step left its
+ * node as it was (the platform says so, or the node still holds the ledger's pose).
+ */
+export function leftAtRest<Node extends object>(st: TrackerState<Node>, slot: number): boolean {
+  const flags = st.slots.flags[slot];
+  const platform = st.platform;
+  if (!(flags & RESTING) || flags & (EXTRAPOLATE | RESET_AFTER_STEP)) return false;
+  if (platform.capture !== undefined) return false;
+  const node = st.slots.nodes[slot] as Node;
+  if (platform.untouchedByStep?.(node, slot)) return true;
+  const compare = platform.compare;
+  return (
+    compare !== undefined && compare.call(platform, node, slot, st.slots.held, slot * S, true) === 0
+  );
 }
 
 /**

@@ -38,12 +38,11 @@ export function classify<Node extends object>(st: TrackerState<Node>, slot: numb
   if (world === ((flags[slot] & WORLD) !== 0)) return;
   adoptPending(st, slot);
   const r = slot * S;
+  st.slots.setWorld(slot, world);
   if (world) {
-    flags[slot] |= WORLD;
     copyComponents(simLocal, r, held, r, ALL_COMPONENTS);
     convert(st, true, node, held, r, st.poses.current, r);
   } else {
-    flags[slot] &= ~WORLD;
     copyComponents(st.poses.current, r, held, r, ALL_COMPONENTS);
   }
   st.poses.reset(slot);

@@ -82,6 +82,8 @@ export class SlotTable<Node> {
    * stands still (frame-passes.ts, "quiet blocks").
    */
   wakes = 0;
+  /** Slots simulated in world space (`WORLD`, set with `setWorld`): while 0 no pass looks for them. */
+  worldCount = 0;
 
   /** Makes room for every slot `poses` can hand out. */
   fit(poses: PoseBuffer): void {
@@ -109,9 +111,17 @@ export class SlotTable<Node> {
     this.wakes++;
   }
 
+  /** Marks `slot` as simulated in world space, or not. */
+  setWorld(slot: number, world: boolean): void {
+    if (world === ((this.flags[slot] & WORLD) !== 0)) return;
+    this.flags[slot] ^= WORLD;
+    this.worldCount += world ? 1 : -1;
+  }
+
   /** Frees `slot`. */
   release(slot: number): void {
     this.wakes++;
+    if (this.flags[slot] & WORLD) this.worldCount--;
     this.nodes[slot] = undefined;
     this.index[slot] = -1;
     this.flags[slot] = 0;
