@@ -117,11 +117,15 @@ export class HavokPoses {
    */
   unmoved(node: NodeLike, slot: number, step: number): boolean {
     if (step !== this.#checkedStep) this.#check(step);
-    const at = slot < this.#at.length ? this.#at[slot] : UNSEEN;
-    if (at < 0 || this.#nodes[slot] !== node) return this.#first(node, slot);
+    // the first answer for a slot (or a new node in it) is "cannot tell"
+    if (!this.#known(node, slot)) {
+      this.#enter(node, slot);
+      return false;
+    }
+    const at = this.#at[slot];
     // a parent given since the look-up, or the sync turned off: Babylon then writes another pose
     // to the node (in the parent's space, which may move), or none (the node is the user's)
-    if (node.parent || (this.#bodies[slot] as BodyLike).disableSync) return false;
+    if (at < 0 || node.parent || (this.#bodies[slot] as BodyLike).disableSync) return false;
     return same(this.#view as Float32Array, at, this.#kept, slot * KEPT);
   }
 
@@ -132,14 +136,13 @@ export class HavokPoses {
    */
   synced(node: NodeLike, slot: number, step: number): boolean {
     if (step !== this.#checkedStep) this.#check(step);
-    let at = slot < this.#at.length ? this.#at[slot] : UNSEEN;
-    if (at === UNSEEN || this.#nodes[slot] !== node) {
-      if (this.#off) return false;
-      if (slot >= this.#at.length) this.#grow(slot);
-      at = this.#lookUp(node, slot);
-      if (at >= 0) same(this.#view as Float32Array, at, this.#kept, slot * KEPT);
-    }
-    return at >= 0 && !node.parent && !(this.#bodies[slot] as BodyLike).disableSync;
+    if (!this.#known(node, slot)) this.#enter(node, slot);
+    return (
+      slot < this.#at.length &&
+      this.#at[slot] >= 0 &&
+      !node.parent &&
+      !(this.#bodies[slot] as BodyLike).disableSync
+    );
   }
 
   /** Looks every body up again at the next step (the tracker re-sorted its nodes). */
@@ -148,13 +151,17 @@ export class HavokPoses {
     this.#checkedStep = -1;
   }
 
-  /** The first answer for a slot (or a new node in it), "cannot tell": its entry looked up. */
-  #first(node: NodeLike, slot: number): boolean {
-    if (this.#off) return false;
+  /** Whether the slot has an entry for `node`: where its body's transform is, or `NOT_BULK`. */
+  #known(node: NodeLike, slot: number): boolean {
+    return slot < this.#at.length && this.#at[slot] !== UNSEEN && this.#nodes[slot] === node;
+  }
+
+  /** Gives the slot its entry for `node`, with its body's transform kept (unless off). */
+  #enter(node: NodeLike, slot: number): void {
+    if (this.#off) return;
     if (slot >= this.#at.length) this.#grow(slot);
     const at = this.#lookUp(node, slot);
     if (at >= 0) same(this.#view as Float32Array, at, this.#kept, slot * KEPT);
-    return false;
   }
 
   /** Once per step: a grown heap, changed bodies, floating-origin regions. */

@@ -78,8 +78,8 @@ export class SlotTable<Node> {
   simMatrix = new Float32Array(0);
   /**
    * Counts the times a slot may have left `RESTING` (or was claimed or freed) other than by a
-   * capture: the interpolation pass skips blocks it found all at rest only while this count
-   * stands still (frame-passes.ts, "quiet blocks").
+   * capture: the interpolation pass and the restore skip blocks the interpolation pass found all
+   * at rest only while this count stands still (frame-passes.ts, "quiet blocks").
    */
   wakes = 0;
   /** Slots simulated in world space (`WORLD`, set with `setWorld`): while 0 no pass looks for them. */

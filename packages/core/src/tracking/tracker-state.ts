@@ -54,8 +54,8 @@ export class TrackerState<Node extends object> {
   awake = new Int32Array(64);
   /**
    * By block of node slots (frame-passes.ts): 1 if the last interpolation pass through it left
-   * every node there at rest. A frame without steps skips such a block while `slots.wakes` is
-   * still `quietAsOf`.
+   * every node there at rest. While `slots.wakes` is still `quietAsOf`, a frame without steps
+   * skips such a block, and the restore before the steps does.
    */
   quiet = new Uint8Array(1);
   /** `slots.wakes` when the interpolation pass that set `quiet` began (-1: never). */
