@@ -552,48 +552,4 @@ export class Tracker<Node extends object> implements LoopAdapter {
   interpolate(): void {
     interpolate(this.#state, this.#loop);
   }
-
-  /** Arms the write check of the frame's first pass over the nodes. */
-
-  /** Write check (per component) and restore: every node gets its simulation pose back. */
-
-  // ---- per-slot steps of the passes ----------------------------------------------------------
-
-  /** Puts the node back at its simulation pose (exactly as the step left it). */
-
-  /** Makes the node show row `slot` of `rows` (simulation space). */
-
-  /** The slot's output row, written to its node or instance matrix. */
-
-  /** Capture of a node after a step: what the step left (in the node, or the engine's body). */
-
-  /** After a capture: a moved slot shifts current to previous and takes `from[at..]`. */
-
-  /** The engine's velocity for `'extrapolate'`; a moving body is not at rest. */
-
-  // ---- instances ---------------------------------------------------------------------------
-
-  /** Capture of an instance: its matrix changed in the step only if the step wrote it. */
-
-  /** Adopts a write to an instance's matrix since the tracker last wrote it, per component. */
-
-  /** Before the steps: an instance tracked with `restore` gets its simulation matrix back. */
-
-  /** Interpolation pass of an instance: check (frames without steps), interpolate, compose. */
-
-  /** Composes row `slot` of `rows` into the instance's matrix (and the ledger). */
-
-  /** Uploads the matrix buffers written since the last upload. */
-
-  // ---- hierarchy and resets ------------------------------------------------------------------
-
-  /** A write to the components `mask` of `slot` teleports them on its tracked descendants too. */
-
-  // ---- slots -------------------------------------------------------------------------------
-
-  /** A new slot for `node` (instance `index`), its stored pose read as its simulation pose. */
-
-  /** Decides whether the node is simulated in world space, and reads its pose in that space. */
-
-  /** A tracked slot's mode: `mode`, or the default (following it) when `undefined`. */
 }
