@@ -72,6 +72,26 @@ describe('instances moved with setInstancePose', () => {
     expect(loop.getSimulationPose(mesh, 2).position[0]).toBe(before + 1);
   });
 
+  it('setInstancePose outside the step after a matrix write: the write is adopted first, the given pose wins', () => {
+    const { loop, mesh } = scene();
+    for (let frame = 0; frame < 30; frame++) loop.advance(1 / 144);
+    mesh.setMatrixAt(
+      1,
+      new Matrix4().compose(new Vector3(0, 0, 30), new Quaternion(), new Vector3(3, 3, 3)),
+    );
+    mesh.instanceMatrix.needsUpdate = true;
+    loop.setInstancePose(mesh, 1, new Vector3(5, 0, 0));
+    // the position given last, the scale of the matrix written before it
+    expect(loop.getSimulationPose(mesh, 1).position).toEqual([5, 0, 0]);
+    expect(loop.getSimulationPose(mesh, 1).scale[0]).toBeCloseTo(3, 6);
+    loop.advance(0);
+    expect(matrixOf(mesh, 1)[12]).toBe(5);
+    expect(matrixOf(mesh, 1)[14]).toBe(0);
+    expect(matrixOf(mesh, 1)[0]).toBeCloseTo(3, 6);
+    expect(loop.advance(1 / 60).steps).toBe(1);
+    expect(loop.getSimulationPose(mesh, 1).position[0]).toBe(6);
+  });
+
   it('a matrix written outside the step without needsUpdate is drawn over by the loop', () => {
     const { loop, mesh } = scene();
     for (let frame = 0; frame < 30; frame++) loop.advance(1 / 144);

@@ -462,6 +462,8 @@ export class Tracker<Node extends object> implements LoopAdapter {
     if (scale !== undefined && !isFiniteVector(scale, false)) {
       throw optionError('scale', scale, 'an { x, y, z } of finite numbers');
     }
+    // outside the step a matrix written before this call is adopted first: this pose wins
+    if (!st.holding) adoptPending(st, slot);
     const r = slot * S;
     // inside the step the current pose is the step's (its start was shifted to the previous)
     const rows = st.poses.current;
@@ -475,7 +477,6 @@ export class Tracker<Node extends object> implements LoopAdapter {
     }
     if (scale !== undefined) setPart(rows, r + 7, scale);
     if (st.holding) return;
-    adoptPending(st, slot);
     composeMatrix(st.slots.simMatrix, slot * M, st.poses.current, r);
     st.list[0] = slot;
     resetList(st, 1);
