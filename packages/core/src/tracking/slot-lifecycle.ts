@@ -6,9 +6,11 @@
  */
 import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
 import { ALL_COMPONENTS, copyComponents } from './components.ts';
+import { copyMatrix } from './instance-matrix.ts';
+import { decompose, matricesOf } from './instance-slots.ts';
 import { adoptPending, convert } from './node-slots.ts';
 import { EXTRAPOLATE, FOLLOWS_DEFAULT, INTERPOLATES, RESTING, WORLD } from './slot-table.ts';
-import { type MeshEntry, S, type TrackerState } from './tracker-state.ts';
+import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 export function add<Node extends object>(
   st: TrackerState<Node>,
@@ -28,6 +30,50 @@ export function add<Node extends object>(
     st.platform.captured?.(node, slot);
     poses.reset(slot);
   }
+  return slot;
+}
+
+/**
+ * A new slot for instance `index` of `mesh` (its mesh entry made on the first), its matrix
+ * decomposed as its simulation pose.
+ */
+export function addInstance<Node extends object>(
+  st: TrackerState<Node>,
+  mesh: Node,
+  index: number,
+  mode: InterpolationMode | undefined,
+  flags: number,
+): number {
+  const matrices = matricesOf(st, mesh);
+  const slot = add(st, mesh, index, mode, flags);
+  let entry = st.meshes.get(mesh);
+  if (entry === undefined) {
+    entry = {
+      mesh,
+      slots: new Map(),
+      dense: new Int32Array(0),
+      matrices,
+      written: false,
+      version: st.platform.instancesVersion?.(mesh) ?? -1,
+      unseen: false,
+    };
+    st.meshes.set(mesh, entry);
+    st.meshList = [...st.meshList, entry];
+  }
+  entry.slots.set(index, slot);
+  if (index >= entry.dense.length) {
+    const dense = new Int32Array(Math.max(index + 1, entry.dense.length * 2));
+    dense.set(entry.dense);
+    entry.dense = dense;
+  }
+  entry.dense[index] = slot + 1;
+  entry.matrices = matrices;
+  st.entryOf[slot] = entry;
+  const { heldMatrix, simMatrix } = st.slots;
+  copyMatrix(heldMatrix, slot * M, matrices, index * M);
+  copyMatrix(simMatrix, slot * M, matrices, index * M);
+  decompose(st, matrices, index * M, st.poses.current, slot * S);
+  st.poses.reset(slot);
   return slot;
 }
 

@@ -35,24 +35,17 @@
 import type { FixedLoop, LoopAdapter } from '../fixed-loop.ts';
 import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
-import { ALL_COMPONENTS, copyComponents, POSITION, ROTATION, SCALE } from './components.ts';
+import { POSITION, ROTATION, SCALE } from './components.ts';
 import { afterStep, beforeSteps, beginFrame, interpolate } from './frame-passes.ts';
 import { collect, resetList } from './hierarchy.ts';
-import { composeMatrix, copyMatrix, sameMatrix } from './instance-matrix.ts';
-import { decompose, matricesOf, settleLedger, upload, uploadMesh } from './instance-slots.ts';
-import {
-  adoptPending,
-  adoptRow,
-  convert,
-  restore,
-  show,
-  showOutput,
-  showStored,
-} from './node-slots.ts';
+import { composeMatrix, copyMatrix } from './instance-matrix.ts';
+import { matricesOf, upload, uploadMesh } from './instance-slots.ts';
+import { adoptPending, restore, show, showOutput } from './node-slots.ts';
 import type { TrackingPlatform } from './platform.ts';
-import { identityPose, poseFromRow, type SimulationPose } from './simulation-pose.ts';
+import { identityPose, type SimulationPose } from './simulation-pose.ts';
 import {
   add,
+  addInstance,
   classify,
   dropInstance,
   remove,
@@ -61,18 +54,17 @@ import {
   setMode,
 } from './slot-lifecycle.ts';
 import { FED, FOLLOWS_DEFAULT, RESET_AFTER_STEP, RESTING, RESTORE, WORLD } from './slot-table.ts';
+import { simulationPose, teleportInstance, teleportNode } from './teleports.ts';
 import {
-  checkTeleport,
   type InstanceTrackOptions,
   isFiniteVector,
   modeOption,
   type QuaternionLike,
-  setTeleported,
   type TrackerOptions,
   type TrackOptions,
   type Vector3Like,
 } from './track-options.ts';
-import { M, type MeshEntry, S, TrackerState } from './tracker-state.ts';
+import { M, S, TrackerState } from './tracker-state.ts';
 
 function setPart(rows: Float64Array, at: number, v: Vector3Like): void {
   rows[at] = v.x;
@@ -169,43 +161,13 @@ export class Tracker<Node extends object> implements LoopAdapter {
     if (options.restore !== undefined && typeof options.restore !== 'boolean') {
       throw optionError('restore', options.restore, 'true or false');
     }
-    let entry = this.#state.meshes.get(mesh);
-    const existing = entry?.slots.get(index);
+    const existing = this.#state.meshes.get(mesh)?.slots.get(index);
     if (existing !== undefined) {
       setFollows(this.#state, existing, mode);
       setFlag(this.#state, existing, RESTORE, options.restore === true);
       return existing;
     }
-    const matrices = matricesOf(this.#state, mesh);
-    const slot = add(this.#state, mesh, index, mode, options.restore === true ? RESTORE : 0);
-    if (entry === undefined) {
-      entry = {
-        mesh,
-        slots: new Map(),
-        dense: new Int32Array(0),
-        matrices,
-        written: false,
-        version: this.#state.platform.instancesVersion?.(mesh) ?? -1,
-        unseen: false,
-      };
-      this.#state.meshes.set(mesh, entry);
-      this.#state.meshList = [...this.#state.meshList, entry];
-    }
-    entry.slots.set(index, slot);
-    if (index >= entry.dense.length) {
-      const dense = new Int32Array(Math.max(index + 1, entry.dense.length * 2));
-      dense.set(entry.dense);
-      entry.dense = dense;
-    }
-    entry.dense[index] = slot + 1;
-    entry.matrices = matrices;
-    this.#state.entryOf[slot] = entry;
-    const { heldMatrix, simMatrix } = this.#state.slots;
-    copyMatrix(heldMatrix, slot * M, matrices, index * M);
-    copyMatrix(simMatrix, slot * M, matrices, index * M);
-    decompose(this.#state, matrices, index * M, this.#state.poses.current, slot * S);
-    this.#state.poses.reset(slot);
-    return slot;
+    return addInstance(this.#state, mesh, index, mode, options.restore === true ? RESTORE : 0);
   }
 
   /**
@@ -373,31 +335,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
   teleport(node: Node, position: Vector3Like, rotation?: QuaternionLike): void {
     const slot = this.#state.objects.get(node);
     if (slot === undefined) throw optionError(this.#name, node, 'a tracked object');
-    const mask = checkTeleport(position, rotation);
-    const s = this.#state.scratch;
-    const r = slot * S;
-    const world = (this.#state.slots.flags[slot] & WORLD) !== 0;
-    if (this.#state.holding) {
-      this.#state.platform.read(node, slot, s, 0);
-    } else {
-      adoptPending(this.#state, slot);
-      copyComponents(
-        s,
-        0,
-        world ? this.#state.slots.simLocal : this.#state.poses.current,
-        r,
-        ALL_COMPONENTS,
-      );
-    }
-    setTeleported(s, 0, position, rotation);
-    adoptRow(this.#state, slot, s, mask);
-    // inside the step the node is the simulation: it moves now
-    if (this.#state.holding) showStored(this.#state, slot, s, 0);
-    const n = collect(this.#state, node);
-    resetList(this.#state, n);
-    // the node shows its new simulation pose now (inside the step: it holds it)
-    if (mask & ROTATION) this.#state.platform.captured?.(node, slot);
-    this.#state.platform.adopted?.(node, slot, this.#state.poses.current, r, mask, -1);
+    teleportNode(this.#state, node, slot, position, rotation);
   }
 
   /**
@@ -412,24 +350,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
   ): void {
     const slot = this.#state.meshes.get(mesh)?.slots.get(index);
     if (slot === undefined) throw optionError('index', index, 'a tracked instance index');
-    const mask = checkTeleport(position, rotation);
-    adoptPending(this.#state, slot);
-    // the ledger is rewritten below, inside the step, with the matrix
-    settleLedger(this.#state, slot);
-    const c = this.#state.poses.current;
-    const r = slot * S;
-    setTeleported(c, r, position, rotation);
-    const { simMatrix, heldMatrix } = this.#state.slots;
-    composeMatrix(simMatrix, slot * M, c, r);
-    if (this.#state.holding) {
-      // inside the step the instance moves at once (code reading its matrix sees it there)
-      copyMatrix(matricesOf(this.#state, mesh), index * M, simMatrix, slot * M);
-      copyMatrix(heldMatrix, slot * M, simMatrix, slot * M);
-      (this.#state.entryOf[slot] as MeshEntry<Node>).written = true;
-    }
-    this.#state.list[0] = slot;
-    resetList(this.#state, 1);
-    this.#state.platform.adopted?.(mesh, slot, c, r, mask, index);
+    teleportInstance(this.#state, mesh, index, slot, position, rotation);
   }
 
   /**
@@ -495,24 +416,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
       const instance = index === -1 ? '' : ` with tracked instance ${index}`;
       throw optionError(this.#name, node, `a tracked object${instance}`);
     }
-    const out = target ?? identityPose();
-    const s = this.#state.scratch;
-    if (this.#state.holding && index >= 0) {
-      const matrices = matricesOf(this.#state, node);
-      settleLedger(this.#state, slot);
-      if (!sameMatrix(matrices, index * M, this.#state.slots.heldMatrix, slot * M)) {
-        decompose(this.#state, matrices, index * M, s, 0);
-        return poseFromRow(out, s, 0);
-      }
-    } else if (this.#state.holding && this.#state.platform.capture === undefined) {
-      this.#state.platform.read(node, slot, s, 0);
-      if (!(this.#state.slots.flags[slot] & WORLD)) return poseFromRow(out, s, 0);
-      convert(this.#state, true, node, s, 0, s, S);
-      return poseFromRow(out, s, S);
-    } else if (!this.#state.holding) {
-      adoptPending(this.#state, slot);
-    }
-    return poseFromRow(out, this.#state.poses.current, slot * S);
+    return simulationPose(this.#state, node, index, slot, target ?? identityPose());
   }
 
   /**
