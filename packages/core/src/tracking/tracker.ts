@@ -424,6 +424,8 @@ export class Tracker<Node extends object> implements LoopAdapter {
    * its parent's frame as it is now: call it after parents may have moved (before rendering).
    */
   rewriteWorldNodes(): void {
+    // called every frame: without such nodes there is nothing to look for
+    if (this.#state.slots.worldCount === 0) return;
     const { nodes, flags, index } = this.#state.slots;
     for (let slot = 0; slot < this.#state.poses.size; slot++) {
       if (nodes[slot] !== undefined && flags[slot] & WORLD && index[slot] < 0) {
