@@ -18,6 +18,14 @@
  * ```
  * @packageDocumentation
  */
+
+export {
+  type ColliderFromMeshOptions,
+  type ColliderShape,
+  colliderFromMesh,
+  type RapierColliderDescLike,
+  type RapierColliderFactories,
+} from '../rapier/colliders.ts';
 export type {
   CollisionEvent,
   CollisionListener,
