@@ -32,6 +32,12 @@ export type {
   ContactForceEvent,
   ContactForceListener,
 } from '../rapier/collision-events.ts';
+export {
+  type RapierDebugCollider,
+  RapierDebugLines,
+  type RapierDebugLinesOptions,
+  type RapierDebugWorld,
+} from '../rapier/debug-lines.ts';
 export { RapierPhysics, type RapierPhysicsOptions } from '../rapier/rapier-physics.ts';
 export type {
   RapierCollider,
