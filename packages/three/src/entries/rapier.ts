@@ -48,3 +48,4 @@ export type {
   RapierVector,
   RapierWorld,
 } from '../rapier/rapier-types.ts';
+export { RemovedBodyError } from '../rapier/removed-body-error.ts';

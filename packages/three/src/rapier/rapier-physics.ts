@@ -21,6 +21,7 @@ import {
 } from './collision-events.ts';
 import { RapierPlatform } from './rapier-platform.ts';
 import type { RapierEventQueue, RapierRigidBody, RapierWorld } from './rapier-types.ts';
+import { RemovedBodyError } from './removed-body-error.ts';
 
 /** Options of {@link RapierPhysics}. */
 export interface RapierPhysicsOptions {
@@ -80,6 +81,8 @@ export class RapierPhysics {
   readonly #parented = new Set<Object3D>();
   /** Scratch row for placing a mesh on its body. */
   readonly #row = new Float64Array(10);
+  /** Scratch: slots whose bodies were found removed from the world. */
+  readonly #removed: number[] = [];
   readonly #unsubscribe: Unsubscribe[];
   #steps = 0;
   #disposed = false;
@@ -124,9 +127,15 @@ export class RapierPhysics {
     );
     const frames = this.#platform.frames;
     // Registered before the tracker, so that in each phase parents are looked at afresh first.
+    // Bodies removed while bound are let go of before the tracker reaches them in a frame (its
+    // write check) or after a step (its capture): a call on a removed body traps Rapier.
     const stepper: LoopAdapter = {
-      beginFrame: () => frames.invalidate(),
+      beginFrame: () => {
+        frames.invalidate();
+        this.#unbindRemoved();
+      },
       physicsStep: (fixedDelta) => this.#step(fixedDelta),
+      afterStep: () => this.#unbindRemoved(),
       interpolate: () => frames.invalidate(),
       detach: () => this.#forget(),
     };
@@ -229,6 +238,7 @@ export class RapierPhysics {
    */
   remove(object3d: Object3D): boolean {
     if (!this.#bodyOf.has(object3d)) return false;
+    if (this.#letGoIfRemoved(object3d)) return true;
     const slot = this.#tracker.slotOf(object3d) as number;
     this.#platform.frames.invalidate();
     this.#tracker.untrack(object3d);
@@ -260,6 +270,7 @@ export class RapierPhysics {
    */
   teleport(object3d: Object3D, position: Vector3Like, rotation?: QuaternionLike): void {
     this.#checkBound(object3d);
+    if (this.#letGoIfRemoved(object3d)) throw new RemovedBodyError([object3d]);
     this.#platform.frames.invalidate();
     this.#tracker.teleport(object3d, position, rotation);
   }
@@ -314,6 +325,43 @@ export class RapierPhysics {
     this.#steps++;
     this.#platform.frames.invalidate();
     if (queue !== undefined && this.#listeners.listening) this.#listeners.drain(queue);
+  }
+
+  /**
+   * Unbinds every mesh whose body is no longer in the world, then reports them in one error
+   * (thrown to the loop, which hands it to `onError` once and goes on with the frame).
+   */
+  #unbindRemoved(): void {
+    const found = this.#removed;
+    const count = this.#platform.staleSlots(this.world, found);
+    if (count === 0) return;
+    const objects: Object3D[] = [];
+    for (let i = 0; i < count; i++) {
+      const body = this.#platform.bodyIn(found[i]) as RapierRigidBody;
+      const object3d = this.#objectOf.get(body) as Object3D;
+      this.#letGo(object3d, found[i]);
+      objects.push(object3d);
+    }
+    throw new RemovedBodyError(objects);
+  }
+
+  /** If `object3d`'s body is no longer in the world, unbinds it and returns true. */
+  #letGoIfRemoved(object3d: Object3D): boolean {
+    const body = this.#bodyOf.get(object3d) as RapierRigidBody;
+    if (this.world.getRigidBody(body.handle) === body) return false;
+    this.#letGo(object3d, this.#tracker.slotOf(object3d) as number);
+    return true;
+  }
+
+  /**
+   * Unbinds `object3d` without a call on its removed body: the platform forgets the body first,
+   * so that untracking (which moves a body to a pose written to its mesh) does not reach it.
+   */
+  #letGo(object3d: Object3D, slot: number): void {
+    this.#platform.unbind(object3d, slot);
+    this.#platform.frames.invalidate();
+    this.#tracker.untrack(object3d);
+    this.#unbind(object3d, -1);
   }
 
   #rewriteParented(): void {

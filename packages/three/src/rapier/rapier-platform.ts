@@ -25,7 +25,7 @@ import {
 import { ThreePlatform } from '@fixedtick/three';
 import type { Object3D } from 'three';
 import { isUntransformedRoot, ParentFrames } from './parent-frame.ts';
-import type { RapierRigidBody, RapierRotation, RapierVector } from './rapier-types.ts';
+import type { RapierRigidBody, RapierRotation, RapierVector, RapierWorld } from './rapier-types.ts';
 
 /**
  * A target for Rapier's getters (`translation(target)`, …). A class of its own, its fields
@@ -98,6 +98,27 @@ export class RapierPlatform extends ThreePlatform {
       this.#asleep = next;
     }
     this.#asleep[slot] = 0;
+  }
+
+  /**
+   * The slots whose bodies are no longer in `world` (removed while bound, or replaced at their
+   * index by a new body) into `found`, and their count. Looked up in Rapier's JavaScript body set
+   * by handle: nothing is asked of the bodies themselves, whose every method would trap Rapier's
+   * WASM once they are gone.
+   */
+  staleSlots(world: RapierWorld, found: number[]): number {
+    const bodies = this.#bodies;
+    let count = 0;
+    for (let slot = 0; slot < bodies.length; slot++) {
+      const body = bodies[slot];
+      if (body !== undefined && world.getRigidBody(body.handle) !== body) found[count++] = slot;
+    }
+    return count;
+  }
+
+  /** The body bound in `slot`, if any. */
+  bodyIn(slot: number): RapierRigidBody | undefined {
+    return this.#bodies[slot];
   }
 
   /** Forgets every body and parent (the adapter is disposed). */
