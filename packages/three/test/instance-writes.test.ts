@@ -197,3 +197,21 @@ describe('instances moved with setInstancePose', () => {
     expect(seen).toEqual(seen.map((_x, tick) => tick));
   });
 });
+
+describe('untracking an instance moved with setInstancePose', () => {
+  it('leaves it at its simulation pose, not where it was first tracked', () => {
+    const { loop, mesh } = scene();
+    for (let frame = 0; frame <= 30; frame++) loop.frame((frame * 1000) / 144);
+    const simulated = loop.getSimulationPose(mesh, 2);
+    expect(simulated.position[0]).toBeGreaterThan(5);
+    expect(loop.untrackInstance(mesh, 2)).toBe(true);
+    const position = new Vector3();
+    const rotation = new Quaternion();
+    const scale = new Vector3();
+    mesh.getMatrixAt(2, new Matrix4()).decompose(position, rotation, scale);
+    expect(position.x).toBeCloseTo(simulated.position[0], 5);
+    expect(position.y).toBeCloseTo(simulated.position[1], 5);
+    expect(rotation.angleTo(new Quaternion(...simulated.rotation))).toBeLessThan(1e-5);
+    expect(scale.x).toBeCloseTo(2, 5);
+  });
+});

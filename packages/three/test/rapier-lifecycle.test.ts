@@ -97,7 +97,7 @@ describe('add', () => {
     expect(physics.size).toBe(0);
     expect(mesh.position.toArray()).toEqual([0, 0, 0]); // not placed either
     physics.add(mesh, body);
-    expect(() => physics.add(node(), body)).toThrow(/no other Object3D is bound to/);
+    expect(() => physics.add(node(), body)).toThrow(/no other Object3D or instance is bound to/);
   });
 
   it('again changes the mode, or moves the mesh to another body with no streak', () => {

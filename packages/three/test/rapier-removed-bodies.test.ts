@@ -51,7 +51,7 @@ describe('a body removed while bound', () => {
     expect(bodies[0].translation().y).toBeCloseTo(objects[0].position.y, 1);
   });
 
-  it('inside fixedUpdate: found after the step, before the capture reads it', () => {
+  it('inside fixedUpdate: found before the world steps, before anything reads it', () => {
     const { world, loop, physics, bodies, objects, errors } = scene();
     loop.advance(0.1);
     let removed = false;
@@ -62,7 +62,7 @@ describe('a body removed while bound', () => {
       world.removeRigidBody(bodies[3]);
     });
     for (let i = 0; i < 30; i++) loop.advance(1 / 60);
-    expect(errors.map((e) => e.source)).toEqual(['adapter.afterStep']);
+    expect(errors.map((e) => e.source)).toEqual(['adapter.physicsStep']);
     expect((errors[0].error as RemovedBodyError).objects).toEqual([objects[2], objects[3]]);
     expect((errors[0].error as Error).message).toMatch(/^fixedtick: 2 Rapier bodies were removed/);
     expect(physics.size).toBe(2);

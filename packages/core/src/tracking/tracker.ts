@@ -53,7 +53,15 @@ import {
   setFollows,
   setMode,
 } from './slot-lifecycle.ts';
-import { FED, FOLLOWS_DEFAULT, RESET_AFTER_STEP, RESTING, RESTORE, WORLD } from './slot-table.ts';
+import {
+  FED,
+  FOLLOWS_DEFAULT,
+  POSED,
+  RESET_AFTER_STEP,
+  RESTING,
+  RESTORE,
+  WORLD,
+} from './slot-table.ts';
 import { simulationPose, teleportInstance, teleportNode } from './teleports.ts';
 import {
   type InstanceTrackOptions,
@@ -194,8 +202,11 @@ export class Tracker<Node extends object> implements LoopAdapter {
     if (entry === undefined || slot === undefined) return false;
     if (!this.#state.holding) {
       adoptPending(this.#state, slot);
-      // exactly the matrix captured with the simulation pose
-      const { heldMatrix, simMatrix } = this.#state.slots;
+      // exactly the matrix captured with the simulation pose; a pose given with setInstancePose
+      // has no matrix of its own yet: it is composed from the pose
+      const { heldMatrix, simMatrix, flags } = this.#state.slots;
+      if (flags[slot] & POSED)
+        composeMatrix(simMatrix, slot * M, this.#state.poses.current, slot * S);
       copyMatrix(matricesOf(this.#state, mesh), index * M, simMatrix, slot * M);
       copyMatrix(heldMatrix, slot * M, simMatrix, slot * M);
       uploadMesh(this.#state, entry);

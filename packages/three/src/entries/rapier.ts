@@ -38,7 +38,8 @@ export {
   type RapierDebugLinesOptions,
   type RapierDebugWorld,
 } from '../rapier/debug-lines.ts';
-export { RapierPhysics, type RapierPhysicsOptions } from '../rapier/rapier-physics.ts';
+export type { RapierPhysicsOptions } from '../rapier/physics-options.ts';
+export { RapierPhysics } from '../rapier/rapier-physics.ts';
 export type {
   RapierCollider,
   RapierContactForceEvent,
@@ -48,4 +49,4 @@ export type {
   RapierVector,
   RapierWorld,
 } from '../rapier/rapier-types.ts';
-export { RemovedBodyError } from '../rapier/removed-body-error.ts';
+export { RemovedBodyError } from '../rapier/removed-bodies.ts';

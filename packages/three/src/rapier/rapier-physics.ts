@@ -1,5 +1,4 @@
 import {
-  checkInterpolationMode,
   type FixedLoop,
   type InterpolationMode,
   type LoopAdapter,
@@ -7,39 +6,32 @@ import {
   type Unsubscribe,
 } from '@fixedtick/core';
 import {
+  type InstanceTrackOptions,
   type QuaternionLike,
   type SimulationPose,
   Tracker,
   type TrackOptions,
   type Vector3Like,
 } from '@fixedtick/core/tracking';
-import type { Object3D } from 'three';
+import type { InstancedMesh, Object3D } from 'three';
 import {
   CollisionEvents,
   type CollisionListener,
   type ContactForceListener,
 } from './collision-events.ts';
+import { InstanceBodies, type InstanceRef } from './instance-bodies.ts';
+import { MeshBodies } from './mesh-bodies.ts';
+import {
+  checkBody,
+  checkInstance,
+  checkMesh,
+  checkPhysicsArguments,
+  checkTrackOptions,
+  type RapierPhysicsOptions,
+} from './physics-options.ts';
 import { RapierPlatform } from './rapier-platform.ts';
 import type { RapierEventQueue, RapierRigidBody, RapierWorld } from './rapier-types.ts';
-import { RemovedBodyError } from './removed-body-error.ts';
-
-/** Options of {@link RapierPhysics}. */
-export interface RapierPhysicsOptions {
-  /**
-   * Interpolation mode of bodies added without one; live as
-   * {@link RapierPhysics.defaultInterpolation}.
-   * @defaultValue `'interpolate'`
-   */
-  defaultInterpolation?: InterpolationMode;
-  /**
-   * The `EventQueue` the world is stepped with (`new RAPIER.EventQueue(true)`), needed by
-   * `onCollision` and `onContactForce`. Without listeners it is passed to `world.step` and left
-   * for you to drain in `postSimulation`. Yours to `free()`.
-   */
-  events?: RapierEventQueue;
-}
-
-const OPTION_KEYS = new Set(['defaultInterpolation', 'events']);
+import { letGoOfRemoved, RemovedBodyError } from './removed-bodies.ts';
 
 /**
  * Rapier rigid bodies stepped at the loop's fixed tick and drawn interpolated in three.js.
@@ -74,13 +66,9 @@ export class RapierPhysics {
   readonly #events: RapierEventQueue | undefined;
   readonly #platform = new RapierPlatform();
   readonly #tracker: Tracker<Object3D>;
+  readonly #instances: InstanceBodies;
   readonly #listeners: CollisionEvents;
-  readonly #bodyOf = new Map<Object3D, RapierRigidBody>();
-  readonly #objectOf = new Map<RapierRigidBody, Object3D>();
-  /** Bound meshes under a transformed parent (converted to and from world space). */
-  readonly #parented = new Set<Object3D>();
-  /** Scratch row for placing a mesh on its body. */
-  readonly #row = new Float64Array(10);
+  readonly #meshes: MeshBodies;
   /** Scratch: slots whose bodies were found removed from the world. */
   readonly #removed: number[] = [];
   readonly #unsubscribe: Unsubscribe[];
@@ -94,26 +82,8 @@ export class RapierPhysics {
    * @param options see {@link RapierPhysicsOptions}; a bad value throws a `RangeError` naming it.
    */
   constructor(loop: FixedLoop, world: RapierWorld, options: RapierPhysicsOptions = {}) {
-    if (typeof loop?.addAdapter !== 'function' || typeof loop.onPreRender !== 'function') {
-      throw new TypeError(optionError('loop', loop, 'a FixedLoop (ThreeFixedLoop)').message);
-    }
-    if (typeof world?.step !== 'function' || typeof world.getRigidBody !== 'function') {
-      throw new TypeError(optionError('world', world, 'a Rapier World').message);
-    }
-    if (options === null || typeof options !== 'object') {
-      throw optionError('options', options, 'an object');
-    }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) {
-        throw new RangeError(
-          `fixedtick: unknown option "${key}" (known: ${[...OPTION_KEYS].join(', ')})`,
-        );
-      }
-    }
+    checkPhysicsArguments(loop, world, options);
     const { events } = options;
-    if (events !== undefined && typeof events?.drainCollisionEvents !== 'function') {
-      throw new TypeError(optionError('events', events, 'a Rapier EventQueue').message);
-    }
     this.loop = loop;
     this.world = world;
     this.#events = events;
@@ -122,8 +92,10 @@ export class RapierPhysics {
       nodeName: 'object3d',
     });
     this.#platform.poses = this.#tracker.poses;
+    this.#meshes = new MeshBodies(this.#tracker, this.#platform);
+    this.#instances = new InstanceBodies(this.#tracker, this.#platform);
     this.#listeners = new CollisionEvents(world, (body) =>
-      body === null ? null : (this.#objectOf.get(body) ?? null),
+      body === null ? null : (this.#meshes.objectOf(body) ?? null),
     );
     const frames = this.#platform.frames;
     // Registered before the tracker, so that in each phase parents are looked at afresh first.
@@ -143,7 +115,9 @@ export class RapierPhysics {
       loop.addAdapter(stepper),
       loop.addAdapter(this.#tracker),
       // Last of preRender: parents moved in update/lateUpdate/preRender carry their bodies' meshes.
-      loop.onPreRender(() => this.#rewriteParented(), { priority: Number.POSITIVE_INFINITY }),
+      loop.onPreRender(() => this.#meshes.rewriteParented(), {
+        priority: Number.POSITIVE_INFINITY,
+      }),
     ];
   }
 
@@ -163,9 +137,9 @@ export class RapierPhysics {
     this.#tracker.defaultInterpolation = value;
   }
 
-  /** Bound meshes. */
+  /** Bound meshes and instances. */
   get size(): number {
-    return this.#bodyOf.size;
+    return this.#meshes.size + this.#instances.size;
   }
 
   /** Bound meshes the per-frame passes skip: their bodies have not moved since the last frame. */
@@ -175,7 +149,7 @@ export class RapierPhysics {
 
   /** Bodies Rapier reported asleep at the last step: not read, their meshes not written. */
   get sleepingCount(): number {
-    return this.#platform.sleeping;
+    return this.#platform.sleeping + this.#instances.sleeping;
   }
 
   /** World steps run by this adapter (one per fixed step). */
@@ -196,39 +170,10 @@ export class RapierPhysics {
    */
   add(object3d: Object3D, rigidBody: RapierRigidBody, options: TrackOptions = {}): void {
     this.#alive();
-    if (object3d?.isObject3D !== true) {
-      throw new TypeError(optionError('object3d', object3d, 'a three.js Object3D').message);
-    }
-    if (
-      typeof rigidBody?.translation !== 'function' ||
-      typeof rigidBody.isSleeping !== 'function'
-    ) {
-      throw new TypeError(optionError('rigidBody', rigidBody, 'a Rapier RigidBody').message);
-    }
-    if (this.world.getRigidBody(rigidBody.handle) !== rigidBody) {
-      throw optionError('rigidBody', rigidBody, 'a rigid body of this physics world');
-    }
-    const owner = this.#objectOf.get(rigidBody);
-    if (owner !== undefined && owner !== object3d) {
-      throw optionError('rigidBody', rigidBody, 'a body no other Object3D is bound to');
-    }
-    if ((this.loop as { isTracked?: (o: Object3D) => boolean }).isTracked?.(object3d) === true) {
-      throw optionError('object3d', object3d, 'an Object3D the loop does not track (untrack it)');
-    }
+    checkMesh(this.loop, object3d);
+    this.#checkFreeBody(rigidBody, object3d);
     checkTrackOptions(options);
-    const bound = this.#bodyOf.get(object3d);
-    if (bound === rigidBody) {
-      this.#tracker.track(object3d, options);
-      return;
-    }
-    if (bound !== undefined) this.remove(object3d);
-    this.#platform.place(object3d, rigidBody, this.#row);
-    this.#platform.frames.invalidate();
-    const slot = this.#tracker.track(object3d, options);
-    this.#platform.bind(object3d, slot, rigidBody);
-    this.#bodyOf.set(object3d, rigidBody);
-    this.#objectOf.set(rigidBody, object3d);
-    if (this.#platform.simulatedInWorld(object3d)) this.#parented.add(object3d);
+    this.#meshes.bind(object3d, rigidBody, options);
   }
 
   /**
@@ -237,28 +182,93 @@ export class RapierPhysics {
    * mesh before `world.removeRigidBody(body)`. Returns false if it was not bound.
    */
   remove(object3d: Object3D): boolean {
-    if (!this.#bodyOf.has(object3d)) return false;
-    if (this.#letGoIfRemoved(object3d)) return true;
-    const slot = this.#tracker.slotOf(object3d) as number;
-    this.#platform.frames.invalidate();
-    this.#tracker.untrack(object3d);
-    this.#unbind(object3d, slot);
+    if (this.#meshes.bodyOf(object3d) === undefined) return false;
+    if (!this.#meshes.letGoIfRemoved(this.world, object3d)) this.#meshes.unbind(object3d);
     return true;
   }
 
   /** True if `object3d` is bound to a body. */
   isBound(object3d: Object3D): boolean {
-    return this.#bodyOf.has(object3d);
+    return this.#meshes.bodyOf(object3d) !== undefined;
   }
 
   /** The body bound to `object3d`, or `undefined`. */
   bodyOf(object3d: Object3D): RapierRigidBody | undefined {
-    return this.#bodyOf.get(object3d);
+    return this.#meshes.bodyOf(object3d);
   }
 
   /** The mesh bound to `rigidBody`, or `undefined`. */
   objectOf(rigidBody: RapierRigidBody): Object3D | undefined {
-    return this.#objectOf.get(rigidBody);
+    return this.#meshes.objectOf(rigidBody);
+  }
+
+  /**
+   * Binds `rigidBody` to instance `index` of `mesh`: from now on the body drives that instance,
+   * drawn interpolated (or as `options.interpolation` says), placed on its body at once (its scale
+   * stays). As for meshes: a sleeping body is not read and its instance rests; a pose written to
+   * the instance outside the step (`setMatrixAt` and `instanceMatrix.needsUpdate`) moves the body;
+   * {@link RapierPhysics.teleportInstance} moves both with no streak. The mesh must sit
+   * untransformed in the world (Rapier simulates in world space, instance matrices are in the
+   * mesh's): a mesh moved, turned or scaled, or under such a parent, is refused with a
+   * `RangeError`. Binding a bound instance again changes its mode, or its body.
+   */
+  addInstance(
+    mesh: InstancedMesh,
+    index: number,
+    rigidBody: RapierRigidBody,
+    options: InstanceTrackOptions = {},
+  ): void {
+    this.#alive();
+    checkInstance(mesh, index);
+    const owner = this.#instances.instanceOf(rigidBody);
+    if (owner === undefined || owner.mesh !== mesh || owner.index !== index) {
+      this.#checkFreeBody(rigidBody, undefined);
+    }
+    checkTrackOptions(options);
+    this.#instances.bind(mesh, index, rigidBody, options);
+  }
+
+  /**
+   * Unbinds instance `index` of `mesh`, leaving it where its body was at the last step. The body
+   * stays in the world. Returns false if it was not bound.
+   */
+  removeInstance(mesh: InstancedMesh, index: number): boolean {
+    const body = this.#instances.bodyOf(mesh, index);
+    if (body === undefined) return false;
+    if (this.world.getRigidBody(body.handle) !== body) this.#instances.letGo(body);
+    else this.#instances.unbind(mesh, index);
+    return true;
+  }
+
+  /** The body bound to instance `index` of `mesh`, or `undefined`. */
+  instanceBodyOf(mesh: InstancedMesh, index: number): RapierRigidBody | undefined {
+    return this.#instances.bodyOf(mesh, index);
+  }
+
+  /** The instance `rigidBody` is bound to (`{ mesh, index }`), or `undefined`. */
+  instanceOf(rigidBody: RapierRigidBody): InstanceRef | undefined {
+    return this.#instances.instanceOf(rigidBody);
+  }
+
+  /**
+   * {@link RapierPhysics.teleport} for instance `index` of `mesh`: moves the instance and its body
+   * (woken, velocity kept) and draws it there this very frame, with no streak.
+   */
+  teleportInstance(
+    mesh: InstancedMesh,
+    index: number,
+    position: Vector3Like,
+    rotation?: QuaternionLike,
+  ): void {
+    const body = this.#instances.bodyOf(mesh, index);
+    if (body === undefined) {
+      throw optionError('index', index, 'an instance bound with physics.addInstance');
+    }
+    if (this.world.getRigidBody(body.handle) !== body) {
+      const instance = this.#instances.letGo(body) as InstanceRef;
+      throw new RemovedBodyError([instance.mesh], [instance]);
+    }
+    this.#tracker.teleportInstance(mesh, index, position, rotation);
   }
 
   /**
@@ -270,7 +280,9 @@ export class RapierPhysics {
    */
   teleport(object3d: Object3D, position: Vector3Like, rotation?: QuaternionLike): void {
     this.#checkBound(object3d);
-    if (this.#letGoIfRemoved(object3d)) throw new RemovedBodyError([object3d]);
+    if (this.#meshes.letGoIfRemoved(this.world, object3d)) {
+      throw new RemovedBodyError([object3d]);
+    }
     this.#platform.frames.invalidate();
     this.#tracker.teleport(object3d, position, rotation);
   }
@@ -320,54 +332,26 @@ export class RapierPhysics {
     const world = this.world;
     world.timestep = fixedDelta;
     this.#platform.sleeping = 0;
+    // bodies removed in fixedUpdate: before the instances are fed from their bodies
+    const removed = this.#letGoOfRemoved();
     const queue = this.#events;
     world.step(queue);
     this.#steps++;
     this.#platform.frames.invalidate();
+    if (this.#instances.size !== 0) this.#instances.feed();
     if (queue !== undefined && this.#listeners.listening) this.#listeners.drain(queue);
+    if (removed !== undefined) throw removed;
   }
 
-  /**
-   * Unbinds every mesh whose body is no longer in the world, then reports them in one error
-   * (thrown to the loop, which hands it to `onError` once and goes on with the frame).
-   */
+  /** Lets go of meshes and instances whose bodies left the world; the error reporting them. */
+  #letGoOfRemoved(): RemovedBodyError | undefined {
+    return letGoOfRemoved(this.world, this.#platform, this.#meshes, this.#instances, this.#removed);
+  }
+
+  /** {@link RapierPhysics.#letGoOfRemoved}, thrown to the loop (which reports it once). */
   #unbindRemoved(): void {
-    const found = this.#removed;
-    const count = this.#platform.staleSlots(this.world, found);
-    if (count === 0) return;
-    const objects: Object3D[] = [];
-    for (let i = 0; i < count; i++) {
-      const body = this.#platform.bodyIn(found[i]) as RapierRigidBody;
-      const object3d = this.#objectOf.get(body) as Object3D;
-      this.#letGo(object3d, found[i]);
-      objects.push(object3d);
-    }
-    throw new RemovedBodyError(objects);
-  }
-
-  /** If `object3d`'s body is no longer in the world, unbinds it and returns true. */
-  #letGoIfRemoved(object3d: Object3D): boolean {
-    const body = this.#bodyOf.get(object3d) as RapierRigidBody;
-    if (this.world.getRigidBody(body.handle) === body) return false;
-    this.#letGo(object3d, this.#tracker.slotOf(object3d) as number);
-    return true;
-  }
-
-  /**
-   * Unbinds `object3d` without a call on its removed body: the platform forgets the body first,
-   * so that untracking (which moves a body to a pose written to its mesh) does not reach it.
-   */
-  #letGo(object3d: Object3D, slot: number): void {
-    this.#platform.unbind(object3d, slot);
-    this.#platform.frames.invalidate();
-    this.#tracker.untrack(object3d);
-    this.#unbind(object3d, -1);
-  }
-
-  #rewriteParented(): void {
-    if (this.#parented.size === 0) return;
-    this.#platform.frames.invalidate();
-    this.#tracker.rewriteWorldNodes();
+    const removed = this.#letGoOfRemoved();
+    if (removed !== undefined) throw removed;
   }
 
   /** The loop let go of the adapters (`dispose` of either): forget everything. */
@@ -375,21 +359,23 @@ export class RapierPhysics {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#tracker.detach();
-    for (const [object3d] of this.#bodyOf) this.#unbind(object3d, -1);
+    this.#meshes.clear();
+    this.#instances.clear();
     this.#listeners.clear();
     this.#platform.clear();
   }
 
-  #unbind(object3d: Object3D, slot: number): void {
-    const body = this.#bodyOf.get(object3d) as RapierRigidBody;
-    if (slot >= 0) this.#platform.unbind(object3d, slot);
-    this.#bodyOf.delete(object3d);
-    this.#objectOf.delete(body);
-    this.#parented.delete(object3d);
+  /** Throws unless `rigidBody` is a body of this world that nothing but `object3d` is bound to. */
+  #checkFreeBody(rigidBody: RapierRigidBody, object3d: Object3D | undefined): void {
+    checkBody(this.world, rigidBody);
+    const owner = this.#meshes.objectOf(rigidBody);
+    if ((owner !== undefined && owner !== object3d) || this.#instances.instanceOf(rigidBody)) {
+      throw optionError('rigidBody', rigidBody, 'a body no other Object3D or instance is bound to');
+    }
   }
 
   #checkBound(object3d: Object3D): void {
-    if (!this.#bodyOf.has(object3d)) {
+    if (this.#meshes.bodyOf(object3d) === undefined) {
       throw optionError('object3d', object3d, 'an Object3D bound with physics.add');
     }
   }
@@ -404,14 +390,5 @@ export class RapierPhysics {
 
   #alive(): void {
     if (this.#disposed) throw new Error('fixedtick: this RapierPhysics is disposed');
-  }
-}
-
-function checkTrackOptions(options: TrackOptions): void {
-  if (options === null || typeof options !== 'object') {
-    throw optionError('options', options, 'an object');
-  }
-  if (options.interpolation !== undefined) {
-    checkInterpolationMode(options.interpolation, 'interpolation');
   }
 }

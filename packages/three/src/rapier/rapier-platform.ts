@@ -34,14 +34,14 @@ import type { RapierRigidBody, RapierRotation, RapierVector, RapierWorld } from 
  * once any of them held a non-number there, each number written to it is a fresh heap box
  * (measured: 80 B per pose read; these: none).
  */
-class VectorTarget implements RapierVector {
+export class VectorTarget implements RapierVector {
   x = 0.5;
   y = 0.5;
   z = 0.5;
 }
 
 /** A rotation target for Rapier's getters; see {@link VectorTarget}. */
-class RotationTarget implements RapierRotation {
+export class RotationTarget implements RapierRotation {
   x = 0.5;
   y = 0.5;
   z = 0.5;
@@ -114,6 +114,20 @@ export class RapierPlatform extends ThreePlatform {
       if (body !== undefined && world.getRigidBody(body.handle) !== body) found[count++] = slot;
     }
     return count;
+  }
+
+  /**
+   * `body` drives the instance in `slot`: a pose written to the instance outside the step, or a
+   * teleport, moves the body (`adopted`). Its pose reaches the slot through the tracker's
+   * `setInstancePose` (see `InstanceBodies`), not through `capture`.
+   */
+  bindInstance(slot: number, body: RapierRigidBody): void {
+    this.#bodies[slot] = body;
+  }
+
+  /** The instance in `slot` is no longer driven by a body. */
+  unbindInstance(slot: number): void {
+    this.#bodies[slot] = undefined;
   }
 
   /** The body bound in `slot`, if any. */
