@@ -13,3 +13,4 @@ export {
   useRapierPhysics,
 } from '../rapier/fixed-rapier.tsx';
 export { useRapierBody } from '../rapier/use-rapier-body.ts';
+export { useRapierInstances } from '../rapier/use-rapier-instances.ts';

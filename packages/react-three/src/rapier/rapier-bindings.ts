@@ -1,6 +1,6 @@
 import type { TrackOptions } from '@fixedtick/three';
 import type { RapierPhysics, RapierRigidBody } from '@fixedtick/three/rapier';
-import type { Object3D } from 'three';
+import type { InstancedMesh, Object3D } from 'three';
 
 /** One mesh the components want bound to one body, with its track options. */
 interface Wanted {
@@ -18,6 +18,8 @@ interface Wanted {
 export class RapierBindings {
   #physics: RapierPhysics | undefined;
   readonly #wanted = new Map<Object3D, Wanted>();
+  /** Instances wanted bound: mesh → index → body and options. */
+  readonly #instances = new Map<InstancedMesh, Map<number, Wanted>>();
 
   /** The live `RapierPhysics`, if `<FixedRapier>` has mounted. */
   get physics(): RapierPhysics | undefined {
@@ -28,6 +30,11 @@ export class RapierBindings {
   attach(physics: RapierPhysics): void {
     this.#physics = physics;
     for (const [object, wanted] of this.#wanted) physics.add(object, wanted.body, wanted.options);
+    for (const [mesh, byIndex] of this.#instances) {
+      for (const [index, wanted] of byIndex) {
+        physics.addInstance(mesh, index, wanted.body, wanted.options);
+      }
+    }
   }
 
   /** The live `RapierPhysics` is disposed (it unbinds its meshes; they stay wanted). */
@@ -48,6 +55,33 @@ export class RapierBindings {
       if (this.#wanted.get(object) !== wanted) return;
       this.#wanted.delete(object);
       this.#physics?.remove(object);
+    };
+  }
+
+  /**
+   * Wants instance `index` of `mesh` bound to `body`; returns the release, which unbinds it
+   * (unless something else has been bound to that instance since).
+   */
+  bindInstance(
+    mesh: InstancedMesh,
+    index: number,
+    body: RapierRigidBody,
+    options: TrackOptions | undefined,
+  ): () => void {
+    const wanted: Wanted = { body, options };
+    let byIndex = this.#instances.get(mesh);
+    if (byIndex === undefined) {
+      byIndex = new Map();
+      this.#instances.set(mesh, byIndex);
+    }
+    byIndex.set(index, wanted);
+    this.#physics?.addInstance(mesh, index, body, options);
+    return () => {
+      const kept = this.#instances.get(mesh);
+      if (kept?.get(index) !== wanted) return;
+      kept.delete(index);
+      if (kept.size === 0) this.#instances.delete(mesh);
+      this.#physics?.removeInstance(mesh, index);
     };
   }
 
