@@ -55,7 +55,7 @@ export const examples: readonly ExampleEntry[] = [
     slug: 'three-rapier',
     title: 'A Rapier pile and a character controller (three.js)',
     summary:
-      'Three hundred Rapier boxes and spheres, a projectile and a capsule walked by KinematicCharacterController on RapierPhysics: physics rate, interpolation, display rate, teleport, follow camera.',
+      'Three hundred Rapier boxes and spheres (the spheres one InstancedMesh, an instance per body), a projectile and a capsule walked by KinematicCharacterController on RapierPhysics: physics rate, interpolation, display rate, teleport, follow camera.',
     lookFor:
       'Press F to fire at the wall and T to put the pile back with no streak; the camera rides on the walking capsule without a jitter.',
   },

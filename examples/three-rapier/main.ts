@@ -29,6 +29,7 @@ import {
   farthestFromStart,
   movedCount,
   projectileMesh,
+  RepeatWatch,
   TeleportReach,
   teleportPile,
 } from './pile.ts';
@@ -121,6 +122,13 @@ const state = expose({
    * the teleport (m; ≤ 0 when each is drawn between them, up to metres for a streak).
    */
   teleportExcess: Number.NaN,
+  /**
+   * At a simulated display faster than the tick: moving pile bodies looked at frame after frame
+   * (`checked`), and how many were drawn where the frame before drew them (`repeated`).
+   */
+  repeats: { checked: 0, repeated: 0 },
+  /** Pile bodies drawn as instances of one InstancedMesh (`physics.addInstance`). */
+  instances: pile.filter((b) => physics.instanceOf(b.body) !== undefined).length,
   character: walker.state,
   /** Smoothed cost of one loop frame and of its render, ms. */
   frameMs: 0,
@@ -133,6 +141,7 @@ const spin = new Quaternion();
 /** The tick whose `fixedUpdate` teleported the pile, until its frame is drawn; else -1. */
 let teleportTick = -1;
 const reach = new TeleportReach(pile);
+const repeats = new RepeatWatch(pile);
 // the world has stepped by postSimulation: what the steps after a teleport reached
 loop.onPostSimulation(() => {
   if (teleportTick >= 0) reach.record();
@@ -185,6 +194,13 @@ loop.onPostRender(() => {
   state.sleeping = physics.sleepingCount;
   state.resting = physics.restingCount;
   state.moved = movedCount(pile, MOVED);
+  if (typeof display.rate === 'number' && display.rate > loop.tickRate) {
+    repeats.record();
+    state.repeats.checked = repeats.checked;
+    state.repeats.repeated = repeats.repeated;
+  } else {
+    repeats.reset();
+  }
   if (teleportTick >= 0) {
     state.teleportOffset = farthestFromStart(pile);
     state.teleportExcess = reach.excess();
