@@ -58,7 +58,10 @@ export interface RapierDebugWorld {
   debugRender(
     filterFlags?: number,
     filter?: (collider: RapierDebugCollider) => boolean,
-  ): { vertices: Float32Array };
+  ): {
+    /** Segment end points (x, y, z, …), world space. */
+    vertices: Float32Array;
+  };
 }
 
 /** Options of {@link RapierDebugLines}. */
