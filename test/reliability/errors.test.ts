@@ -176,6 +176,8 @@ const triggers: Record<string, () => string | Promise<string>> = {
   'node-driver-options': () => thrown(() => nodeDriver(30 as never)),
   'node-driver-late': () => thrown(() => nodeDriver({ lateThresholdMs: -1 })),
   'node-driver-spin': () => thrown(() => nodeDriver({ spinMs: Number.POSITIVE_INFINITY })),
+  'node-driver-jump': () => thrown(() => nodeDriver({ clockJumpMs: 0 })),
+  'node-driver-anomaly': () => thrown(() => nodeDriver({ onClockAnomaly: 'log' as never })),
   'node-driver-now': () => thrown(() => nodeDriver({ now: 5 as never })),
   'node-driver-scheduler': () => thrown(() => nodeDriver({ scheduler: {} as never })),
   // reported while running
