@@ -21,7 +21,7 @@ import { enableHavok } from '@fixedtick/babylon/havok';
 import { FixedLoop, rafDriver } from '@fixedtick/core';
 import { createTimingGraph, TimingHistory } from '@fixedtick/core/debug';
 import { GodotEngine, Node } from '@fixedtick/core/godot';
-import { InputLatch, InputRecording } from '@fixedtick/core/input';
+import { InputLatch, InputRecording, RECORDING_MAX_TEXT_LENGTH } from '@fixedtick/core/input';
 import { PoseBuffer } from '@fixedtick/core/interpolation';
 import { nodeDriver } from '@fixedtick/core/node';
 import { RunService } from '@fixedtick/core/roblox';
@@ -299,6 +299,11 @@ const triggers: Record<string, () => string | Promise<string>> = {
       recording.replay(new InputLatch(new FixedLoop({ tickRate: 30 })));
     }),
   'recording-json': () => thrown(() => InputRecording.fromJSON('{not json')),
+  'recording-text-length': () =>
+    thrown(() => InputRecording.fromJSON(' '.repeat(RECORDING_MAX_TEXT_LENGTH + 1))),
+  'recording-depth': () => thrown(() => InputRecording.fromJSON('[[[[[]]]]]')),
+  'recording-text-size': () =>
+    thrown(() => InputRecording.fromJSON(`{${'"a":1,'.repeat(20)}"b":2}`)),
   'recording-unreadable': () =>
     thrown(() =>
       InputRecording.fromJSON(
