@@ -115,7 +115,10 @@ export class RapierPhysics {
     this.world = world;
     this.#events = events;
     this.#tracker = new Tracker<Object3D>(loop, this.#platform, {
-      defaultInterpolation: options.defaultInterpolation ?? 'interpolate',
+      defaultInterpolation:
+        options.defaultInterpolation === undefined
+          ? 'interpolate'
+          : checkInterpolationMode(options.defaultInterpolation, 'defaultInterpolation'),
       nodeName: 'object3d',
     });
     this.#platform.poses = this.#tracker.poses;
