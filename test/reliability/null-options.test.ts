@@ -10,7 +10,7 @@ import { Scene } from '@babylonjs/core/scene.js';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { BabylonFixedLoop } from '@fixedtick/babylon';
 import { enableHavok } from '@fixedtick/babylon/havok';
-import { FixedLoop, frameCallbackDriver, rafDriver } from '@fixedtick/core';
+import { FixedLoop, frameCallbackDriver, LOOP_OPTION_NAMES, rafDriver } from '@fixedtick/core';
 import { createTimingGraph } from '@fixedtick/core/debug';
 import { InputLatch, InputRecording } from '@fixedtick/core/input';
 import { nodeDriver } from '@fixedtick/core/node';
@@ -34,19 +34,8 @@ async function thrown(fn: () => unknown): Promise<Error> {
   throw new Error('expected a throw');
 }
 
-const LOOP_OPTIONS = [
-  'fixedDelta',
-  'tickRate',
-  'maxDeltaTime',
-  'maxStepsPerFrame',
-  'timeScale',
-  'jitterFix',
-  'captureDeltaTime',
-  'errorPolicy',
-] as const;
-
 describe('null is refused wherever undefined means "not given"', () => {
-  it.each(LOOP_OPTIONS)('FixedLoop and both adapters: { %s: null }', async (name) => {
+  it.each(LOOP_OPTION_NAMES)('FixedLoop and both adapters: { %s: null }', async (name) => {
     const pattern = new RegExp(`option "${name}" must be .*got null`);
     expect(() => new FixedLoop({ [name]: null })).toThrow(pattern);
     expect(() => new ThreeFixedLoop({ [name]: null })).toThrow(pattern);

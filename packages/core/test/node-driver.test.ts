@@ -79,6 +79,24 @@ class FakeTimeWithImmediates extends FakeTime {
   }
 }
 
+/**
+ * Makes `time`'s timers catch what their callbacks throw, as `process.on('uncaughtException')`
+ * would, and returns the list the errors go to.
+ */
+function catchTimerErrors(time: FakeTime): unknown[] {
+  const thrown: unknown[] = [];
+  const realTimers = time.setTimeout.bind(time);
+  time.setTimeout = (fn, delay) =>
+    realTimers(() => {
+      try {
+        fn();
+      } catch (error) {
+        thrown.push(error);
+      }
+    }, delay);
+  return thrown;
+}
+
 function rig(tickRate = 60, loopOptions = {}) {
   const time = new FakeTime();
   const loop = new FixedLoop({ tickRate, ...loopOptions });
@@ -221,17 +239,7 @@ describe('nodeDriver', () => {
 
   it('keeps ticking after a frame throws (errorPolicy "throw"), and a hook may restart it', () => {
     const { time, loop, driver, t0 } = rig(60, { errorPolicy: 'throw' });
-    const thrown: unknown[] = [];
-    const realTimers = time.setTimeout.bind(time);
-    // The scheduler catches what a timer callback throws, as process.on('uncaughtException') would.
-    time.setTimeout = (fn, delay) =>
-      realTimers(() => {
-        try {
-          fn();
-        } catch (error) {
-          thrown.push(error);
-        }
-      }, delay);
+    const thrown = catchTimerErrors(time);
     let restarted = false;
     const reported: unknown[] = [];
     loop.onError((error) => reported.push(error));
@@ -383,16 +391,7 @@ describe('nodeDriver', () => {
     it('a listener that throws does not stop the tick', () => {
       const time = new FakeTime();
       const loop = new FixedLoop({ tickRate: 60 });
-      const thrown: unknown[] = [];
-      const realTimers = time.setTimeout.bind(time);
-      time.setTimeout = (fn, delay) =>
-        realTimers(() => {
-          try {
-            fn();
-          } catch (error) {
-            thrown.push(error);
-          }
-        }, delay);
+      const thrown = catchTimerErrors(time);
       const driver = nodeDriver({
         now: time.clock,
         scheduler: time,
