@@ -172,7 +172,6 @@ const triggers: Record<string, () => string | Promise<string>> = {
     loop.advance(0.01);
     return message;
   },
-  'driver-options': () => thrown(() => rafDriver(null as never)),
   'raf-host': () => thrown(() => rafDriver({ host: null as never })),
   'callback-driver-now': () =>
     thrown(() => frameCallbackDriver({ start() {}, stop() {} }, { now: 0 as never })),

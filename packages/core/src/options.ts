@@ -164,11 +164,6 @@ export function optionError(name: string, value: unknown, expected: string): Ran
   return new RangeError(`fixedtick: option "${name}" must be ${expected}, got ${show(value)}`);
 }
 
-function withHint(error: RangeError, hint: string): RangeError {
-  error.message += hint;
-  return error;
-}
-
 /**
  * Validates `fixedDelta` (seconds per step, > 0 and ≤ {@link MAX_FIXED_DELTA}). A step over one
  * second is refused with a hint that the unit is seconds: `fixedDelta: 16` — "did you mean
@@ -176,14 +171,11 @@ function withHint(error: RangeError, hint: string): RangeError {
  */
 export function checkFixedDelta(value: unknown, name = 'fixedDelta'): number {
   if (typeof value !== 'number' || !(value > 0 && value <= MAX_FIXED_DELTA)) {
-    const hint =
-      typeof value === 'number' && value > MAX_FIXED_DELTA && value <= 1000 * MAX_FIXED_DELTA
-        ? ` — ${name} is in seconds: did you mean ${show(value)} ms = ${show(value / 1000)} s?`
-        : '';
-    throw withHint(
-      optionError(name, value, `a number of seconds > 0 and ≤ ${MAX_FIXED_DELTA}`),
-      hint,
-    );
+    const error = optionError(name, value, `a number of seconds > 0 and ≤ ${MAX_FIXED_DELTA}`);
+    if (typeof value === 'number' && value > MAX_FIXED_DELTA && value <= 1000) {
+      error.message += ` — ${name} is in seconds: did you mean ${value} ms = ${value / 1000} s?`;
+    }
+    throw error;
   }
   return value;
 }
@@ -195,11 +187,11 @@ export function checkFixedDelta(value: unknown, name = 'fixedDelta'): number {
  */
 export function checkTickRate(value: unknown, name = 'tickRate'): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || !(value >= 1 / MAX_FIXED_DELTA)) {
-    const hint =
-      typeof value === 'number' && value >= 0.001 && value < 1 / MAX_FIXED_DELTA
-        ? ` — ${name} is in steps per second: for a step of ${show(value)} s, write fixedDelta: ${show(value)} (${show(1 / value)} Hz)`
-        : '';
-    throw withHint(optionError(name, value, `a finite rate in Hz ≥ ${1 / MAX_FIXED_DELTA}`), hint);
+    const error = optionError(name, value, `a finite rate in Hz ≥ ${1 / MAX_FIXED_DELTA}`);
+    if (typeof value === 'number' && value >= 0.001 && value < 1) {
+      error.message += ` — ${name} is in Hz: for a step of ${value} s, write fixedDelta: ${value}`;
+    }
+    throw error;
   }
   return 1 / value;
 }

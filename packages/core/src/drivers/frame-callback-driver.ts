@@ -60,9 +60,6 @@ export function frameCallbackDriver(
   // kept by the visibilitychange listener, so a frame reads a local, not the DOM
   let hidden = false;
   let wasHidden = false;
-  if (options === null || typeof options !== 'object') {
-    throw optionError('options', options, 'an object');
-  }
   if (options.now !== undefined && typeof options.now !== 'function') {
     throw optionError('now', options.now, 'a function returning milliseconds');
   }
