@@ -31,7 +31,7 @@ export interface RafDriverOptions {
 export function rafDriver(options: RafDriverOptions = {}): Driver {
   const given = options.host;
   if (given !== undefined && (given === null || typeof given !== 'object')) {
-    throw optionError('host', given, 'an object with requestAnimationFrame (such as window)');
+    throw optionError('host', given, 'an object with requestAnimationFrame');
   }
   let handle = 0;
   let host = globalThis as unknown as RafHost;
