@@ -102,7 +102,7 @@ setTimeout(
     console.log(`  late ticks         ${s.lateTicks} (woke > 1 ms after the deadline)`);
     console.log(`  lateness           median ${ms(median)}, worst ${ms(s.worstLatenessMs)}`);
     console.log(
-      `  skipped deadlines  ${s.skippedDeadlines}, early timers re-armed ${s.earlyWakes}`,
+      `  skipped deadlines  ${s.skippedDeadlines}, early timers re-armed ${s.earlyWakes}, clock anomalies ${s.clockAnomalies}`,
     );
     console.log(`  dropped time       ${loop.stats.droppedTime.toFixed(3)} s`);
     console.log(`  inputs delivered   ${recordings.reduce((n, r) => n + r.eventCount, 0)}`);

@@ -17,11 +17,11 @@ import { Scene } from '@babylonjs/core/scene.js';
 import '@babylonjs/core/Meshes/thinInstanceMesh.js';
 import '@babylonjs/core/Physics/joinedPhysicsEngineComponent.js';
 import { BabylonFixedLoop } from '@fixedtick/babylon';
-import { enableHavok } from '@fixedtick/babylon/havok';
-import { FixedLoop, rafDriver } from '@fixedtick/core';
+import { enableHavok, loadHavok } from '@fixedtick/babylon/havok';
+import { FixedLoop, frameCallbackDriver, rafDriver } from '@fixedtick/core';
 import { createTimingGraph, TimingHistory } from '@fixedtick/core/debug';
 import { GodotEngine, Node } from '@fixedtick/core/godot';
-import { InputLatch, InputRecording } from '@fixedtick/core/input';
+import { InputLatch, InputRecording, RECORDING_MAX_TEXT_LENGTH } from '@fixedtick/core/input';
 import { PoseBuffer } from '@fixedtick/core/interpolation';
 import { nodeDriver } from '@fixedtick/core/node';
 import { RunService } from '@fixedtick/core/roblox';
@@ -172,10 +172,15 @@ const triggers: Record<string, () => string | Promise<string>> = {
     loop.advance(0.01);
     return message;
   },
+  'raf-host': () => thrown(() => rafDriver({ host: null as never })),
+  'callback-driver-now': () =>
+    thrown(() => frameCallbackDriver({ start() {}, stop() {} }, { now: 0 as never })),
   'raf-missing': () => thrown(() => new FixedLoop().start(rafDriver({ host: {} as never }))),
   'node-driver-options': () => thrown(() => nodeDriver(30 as never)),
   'node-driver-late': () => thrown(() => nodeDriver({ lateThresholdMs: -1 })),
   'node-driver-spin': () => thrown(() => nodeDriver({ spinMs: Number.POSITIVE_INFINITY })),
+  'node-driver-jump': () => thrown(() => nodeDriver({ clockJumpMs: 0 })),
+  'node-driver-anomaly': () => thrown(() => nodeDriver({ onClockAnomaly: 'log' as never })),
   'node-driver-now': () => thrown(() => nodeDriver({ now: 5 as never })),
   'node-driver-scheduler': () => thrown(() => nodeDriver({ scheduler: {} as never })),
   // reported while running
@@ -297,6 +302,11 @@ const triggers: Record<string, () => string | Promise<string>> = {
       recording.replay(new InputLatch(new FixedLoop({ tickRate: 30 })));
     }),
   'recording-json': () => thrown(() => InputRecording.fromJSON('{not json')),
+  'recording-text-length': () =>
+    thrown(() => InputRecording.fromJSON(' '.repeat(RECORDING_MAX_TEXT_LENGTH + 1))),
+  'recording-depth': () => thrown(() => InputRecording.fromJSON('[[[[[]]]]]')),
+  'recording-text-size': () =>
+    thrown(() => InputRecording.fromJSON(`{${'"a":1,'.repeat(20)}"b":2}`)),
   'recording-unreadable': () =>
     thrown(() =>
       InputRecording.fromJSON(
@@ -362,6 +372,8 @@ const triggers: Record<string, () => string | Promise<string>> = {
   'graph-positive': () => thrown(() => createTimingGraph(new FixedLoop(), { width: -5 })),
   'graph-position': () =>
     thrown(() => createTimingGraph(new FixedLoop(), { position: 'middle' as never })),
+  'graph-visible': () =>
+    thrown(() => createTimingGraph(new FixedLoop(), { visible: null as never })),
   'graph-toggle': () => thrown(() => createTimingGraph(new FixedLoop(), { toggleKey: '' })),
   'graph-height': () => thrown(() => createTimingGraph(new FixedLoop(), { height: 10 })),
   'graph-container': () =>
@@ -430,7 +442,7 @@ const triggers: Record<string, () => string | Promise<string>> = {
   'roblox-simulation-function': () =>
     thrown(() => new RunService(new FixedLoop()).BindToSimulation(null as never)),
   'roblox-frequency': () =>
-    thrown(() => new RunService(new FixedLoop()).BindToSimulation(() => {}, 7)),
+    thrown(() => new RunService(new FixedLoop()).BindToSimulation(() => {}, 0 as never)),
   'roblox-connect-function': () =>
     thrown(() => new RunService(new FixedLoop()).Heartbeat.Connect('x' as never)),
   // three
@@ -526,6 +538,12 @@ const triggers: Record<string, () => string | Promise<string>> = {
     const { loop, mesh } = await thinMeshLoop();
     return thrown(() => loop.teleportInstance(mesh, 5, { x: 0, y: 1, z: 0 }));
   },
+  'havok-gravity': () =>
+    thrown(() => enableHavok(new Scene(new NullEngine()), { gravity: null as never })),
+  'havok-module': () =>
+    thrown(() => enableHavok(new Scene(new NullEngine()), { havok: null as never })),
+  'havok-wasm-binary': () => thrown(() => loadHavok({ wasmBinary: null as never })),
+  'havok-locate-file': () => thrown(() => loadHavok({ locateFile: '/havok.wasm' as never })),
   'havok-refused': () => {
     const levels = Logger.LogLevels;
     Logger.LogLevels = Logger.NoneLogLevel; // Babylon logs why; the test only needs our error

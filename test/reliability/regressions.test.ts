@@ -304,6 +304,25 @@ describe('issue 18: hostile input (loop)', () => {
     },
   );
 
+  it('#28: a step over 1 s is refused with a hint that the unit is seconds', () => {
+    // fixedDelta: 16 (milliseconds by mistake) ran 0 steps in 10 s before
+    const hint = 'fixedDelta is in seconds: did you mean 16 ms = 0.016 s?';
+    expect(() => new FixedLoop({ fixedDelta: 16 })).toThrow(
+      `fixedtick: option "fixedDelta" must be a number of seconds > 0 and ≤ 1, got 16 — ${hint}`,
+    );
+    expect(() => {
+      new FixedLoop().fixedDelta = 16;
+    }).toThrow(hint);
+    expect(() => new FixedLoop({ tickRate: 0.016 })).toThrow(
+      'fixedtick: option "tickRate" must be a finite rate in Hz ≥ 1, got 0.016 — tickRate is in Hz: for a step of 0.016 s, write fixedDelta: 0.016',
+    );
+    expect(() => nodeDriver({ tickRate: 0.5 })).toThrow(/"tickRate" must be .* ≥ 1, got 0\.5/);
+    expect(() => new FixedLoop({ fixedDelta: 1.5 })).toThrow(RangeError);
+    // the edge is allowed: one step a second
+    expect(new FixedLoop({ fixedDelta: 1 }).tickRate).toBe(1);
+    expect(new FixedLoop({ tickRate: 1 }).fixedDelta).toBe(1);
+  });
+
   it('item 7: a disposed loop counts no anomalies', () => {
     const loop = new FixedLoop();
     loop.dispose();

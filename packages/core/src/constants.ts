@@ -54,9 +54,15 @@ export const STEP_TOLERANCE = 1e-9;
 export const MAX_TOLERANCE_STEPS = 1 / 1024;
 
 /**
+ * The longest fixed step, in seconds: 1 (so `tickRate` ≥ 1 Hz, the least Godot's
+ * `physics_ticks_per_second` takes too). A longer step is almost always milliseconds given as
+ * seconds (`fixedDelta: 16`, which would run no step in ten seconds), so the error says so.
+ */
+export const MAX_FIXED_DELTA = 1;
+
+/**
  * The longest duration an option accepts, in seconds: 1e9 (about 31.7 years) — for
- * `fixedDelta` (so `tickRate` ≥ 1e-9 Hz), `maxDeltaTime` (or `Infinity`), `captureDeltaTime`
- * and `accumulateOverstep`. Longer than any step or frame a game has, and small enough that
+ * `maxDeltaTime` (or `Infinity`), `captureDeltaTime` and `accumulateOverstep`. Longer than any step or frame a game has, and small enough that
  * every sum and product the loop keeps (`tick × fixedDelta`, the accumulator) stays finite.
  */
 export const MAX_DURATION = 1e9;

@@ -3,6 +3,7 @@ import {
   DEFAULT_MAX_DELTA_TIME,
   DEFAULT_MAX_STEPS_PER_FRAME,
   MAX_DURATION,
+  MAX_FIXED_DELTA,
 } from './constants.ts';
 import type { InterpolationMode } from './interpolation/pose-buffer.ts';
 
@@ -15,12 +16,12 @@ export type ErrorPolicy = 'report' | 'throw';
  */
 export interface FixedLoopOptions {
   /**
-   * Seconds of game time per fixed step.
+   * Seconds of game time per fixed step, at most {@link MAX_FIXED_DELTA} (1 s).
    * @defaultValue {@link DEFAULT_FIXED_DELTA} (1/60)
    */
   fixedDelta?: number;
   /**
-   * The same as `fixedDelta`, in steps per second (Hz). Give one or the other.
+   * The same as `fixedDelta`, in steps per second (Hz, at least 1). Give one or the other.
    * @defaultValue 60
    */
   tickRate?: number;
@@ -163,25 +164,34 @@ export function optionError(name: string, value: unknown, expected: string): Ran
   return new RangeError(`fixedtick: option "${name}" must be ${expected}, got ${show(value)}`);
 }
 
-/** Validates `fixedDelta` (seconds per step, > 0 and ≤ {@link MAX_DURATION}). */
+/**
+ * Validates `fixedDelta` (seconds per step, > 0 and ≤ {@link MAX_FIXED_DELTA}). A step over one
+ * second is refused with a hint that the unit is seconds: `fixedDelta: 16` — "did you mean
+ * 16 ms = 0.016 s?".
+ */
 export function checkFixedDelta(value: unknown, name = 'fixedDelta'): number {
-  if (typeof value !== 'number' || !(value > 0 && value <= MAX_DURATION)) {
-    throw optionError(name, value, 'a number of seconds > 0 and ≤ 1e9');
+  if (typeof value !== 'number' || !(value > 0 && value <= MAX_FIXED_DELTA)) {
+    const error = optionError(name, value, `a number of seconds > 0 and ≤ ${MAX_FIXED_DELTA}`);
+    if (typeof value === 'number' && value > MAX_FIXED_DELTA && value <= 1000) {
+      error.message += ` — ${name} is in seconds: did you mean ${value} ms = ${value / 1000} s?`;
+    }
+    throw error;
   }
   return value;
 }
 
 /**
- * Validates `tickRate` (Hz, finite, ≥ 1 / {@link MAX_DURATION}) and returns the matching
- * `fixedDelta`.
+ * Validates `tickRate` (Hz, finite, ≥ 1 / {@link MAX_FIXED_DELTA}) and returns the matching
+ * `fixedDelta`. A rate under 1 Hz is refused with a hint: it is usually a step in seconds given
+ * as a rate (`tickRate: 0.016`, which is `fixedDelta: 0.016`).
  */
 export function checkTickRate(value: unknown, name = 'tickRate'): number {
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    !(1 / value <= MAX_DURATION && value > 0)
-  ) {
-    throw optionError(name, value, 'a finite rate in Hz ≥ 1e-9');
+  if (typeof value !== 'number' || !Number.isFinite(value) || !(value >= 1 / MAX_FIXED_DELTA)) {
+    const error = optionError(name, value, `a finite rate in Hz ≥ ${1 / MAX_FIXED_DELTA}`);
+    if (typeof value === 'number' && value >= 0.001 && value < 1) {
+      error.message += ` — ${name} is in Hz: for a step of ${value} s, write fixedDelta: ${value}`;
+    }
+    throw error;
   }
   return 1 / value;
 }

@@ -19,10 +19,17 @@ class FakeTime implements NodeScheduler {
   latencyMs = 0;
   earlyMs = 0;
   armed = 0;
+  /**
+   * How far the injected clock reads from the timers' own clock: a wall clock (`Date.now`) set
+   * back or forward moves this, while timers keep running on Node's monotonic clock.
+   */
+  clockOffsetMs = 0;
+  /** Readings the injected clock returns next, one per call, before it reads true again. */
+  readonly badReadings: number[] = [];
   #timers: Timer[] = [];
   #nextId = 1;
 
-  readonly clock = (): number => this.now;
+  readonly clock = (): number => this.badReadings.shift() ?? this.now + this.clockOffsetMs;
 
   setTimeout(callback: () => void, delayMs: number): unknown {
     const early = delayMs > 1 ? this.earlyMs : 0;
@@ -70,6 +77,24 @@ class FakeTimeWithImmediates extends FakeTime {
   clearImmediate(handle: unknown): void {
     this.clearTimeout(handle);
   }
+}
+
+/**
+ * Makes `time`'s timers catch what their callbacks throw, as `process.on('uncaughtException')`
+ * would, and returns the list the errors go to.
+ */
+function catchTimerErrors(time: FakeTime): unknown[] {
+  const thrown: unknown[] = [];
+  const realTimers = time.setTimeout.bind(time);
+  time.setTimeout = (fn, delay) =>
+    realTimers(() => {
+      try {
+        fn();
+      } catch (error) {
+        thrown.push(error);
+      }
+    }, delay);
+  return thrown;
 }
 
 function rig(tickRate = 60, loopOptions = {}) {
@@ -214,17 +239,7 @@ describe('nodeDriver', () => {
 
   it('keeps ticking after a frame throws (errorPolicy "throw"), and a hook may restart it', () => {
     const { time, loop, driver, t0 } = rig(60, { errorPolicy: 'throw' });
-    const thrown: unknown[] = [];
-    const realTimers = time.setTimeout.bind(time);
-    // The scheduler catches what a timer callback throws, as process.on('uncaughtException') would.
-    time.setTimeout = (fn, delay) =>
-      realTimers(() => {
-        try {
-          fn();
-        } catch (error) {
-          thrown.push(error);
-        }
-      }, delay);
+    const thrown = catchTimerErrors(time);
     let restarted = false;
     const reported: unknown[] = [];
     loop.onError((error) => reported.push(error));
@@ -263,6 +278,135 @@ describe('nodeDriver', () => {
     expect(() => nodeDriver({ spinMs: Number.NaN })).toThrow(/"spinMs".*got NaN/);
     expect(() => nodeDriver({ now: 5 as unknown as () => number })).toThrow(RangeError);
     expect(() => nodeDriver({ scheduler: {} as NodeScheduler })).toThrow(/"scheduler"/);
+    expect(() => nodeDriver({ clockJumpMs: 0 })).toThrow(/"clockJumpMs".*got 0/);
+    expect(() => nodeDriver({ clockJumpMs: Number.NaN })).toThrow(/"clockJumpMs".*got NaN/);
+    expect(() => nodeDriver({ onClockAnomaly: 1 as never })).toThrow(/"onClockAnomaly".*got 1/);
+  });
+
+  describe('a clock that goes back, jumps or reads a non-finite value', () => {
+    function watched(options: { clockJumpMs?: number } = {}) {
+      const time = new FakeTime();
+      const loop = new FixedLoop({ tickRate: 60 });
+      const reported: [string, number][] = [];
+      const driver = nodeDriver({
+        now: time.clock,
+        scheduler: time,
+        onClockAnomaly: (kind, readingMs) => reported.push([kind, readingMs]),
+        ...options,
+      });
+      const loopAnomalies: [string, number][] = [];
+      loop.onAnomaly((kind, value) => loopAnomalies.push([kind, value]));
+      return { time, loop, driver, reported, loopAnomalies, t0: time.now };
+    }
+
+    it('re-bases on a clock set back one hour: ticks go on within a period, reported once', () => {
+      const { time, loop, driver, reported, loopAnomalies, t0 } = watched();
+      loop.start(driver);
+      time.runUntil(t0 + 1000);
+      expect(loop.tick).toBe(60);
+      time.clockOffsetMs = -3_600_000;
+      time.runUntil(t0 + 2005);
+      // The schedule starts again from the first reading after the change: one frame of 0 s at
+      // that reading, then a tick every period — not an hour without a tick.
+      expect(loop.tick).toBe(119);
+      time.runUntil(t0 + 61_005);
+      expect(loop.tick).toBe(60 + 59 + 3540);
+      expect(reported).toEqual([['backwards', t0 + 1000 + 1000 / 60 - 3_600_000]]);
+      expect(driver.stats.clockAnomalies).toBe(1);
+      // The loop saw the earlier timestamp and reported it as it reports any backwards frame.
+      expect(loopAnomalies).toEqual([['backwards', t0 + 1000 + 1000 / 60 - 3_600_000]]);
+      expect(loop.stats.anomalies).toBe(1);
+      expect(driver.stats.skippedDeadlines).toBe(0);
+      loop.stop();
+    });
+
+    it('re-bases on a jump forward past clockJumpMs: one clamped frame, then one tick a wake', () => {
+      const { time, loop, driver, reported, loopAnomalies, t0 } = watched();
+      const steps: number[] = [];
+      loop.onPostRender(() => steps.push(loop.lastFrame.steps));
+      loop.start(driver);
+      time.runUntil(t0 + 1000);
+      time.clockOffsetMs = 3_600_000;
+      time.runUntil(t0 + 2005);
+      const jumpAt = t0 + 1000 + 1000 / 60 + 3_600_000;
+      expect(reported).toEqual([['forward', jumpAt]]);
+      expect(driver.stats.clockAnomalies).toBe(1);
+      expect(loopAnomalies).toEqual([]); // a long frame is no anomaly to the loop: the clamp takes it
+      // The jump's frame is clamped like any long frame (maxDeltaTime, then the step cap)…
+      expect(steps[61]).toBe(loop.maxStepsPerFrame);
+      // …and the schedule restarts from it: one step per wake, no deadline counted as skipped.
+      expect(steps.slice(62).every((s) => s === 1)).toBe(true);
+      expect(steps.length).toBe(1 + 60 + 60);
+      expect(driver.stats.skippedDeadlines).toBe(0);
+      expect(driver.stats.worstLatenessMs).toBe(0);
+      loop.stop();
+    });
+
+    it('a jump under clockJumpMs is a stall: the schedule keeps its phase', () => {
+      const { time, loop, driver, reported, t0 } = watched({ clockJumpMs: 10_000 });
+      loop.start(driver);
+      time.runUntil(t0 + 1000);
+      time.clockOffsetMs = 5005;
+      time.runUntil(t0 + 2000);
+      expect(reported).toEqual([]);
+      expect(driver.stats.skippedDeadlines).toBe(300);
+      loop.stop();
+    });
+
+    it.each([
+      ['infinite', Number.POSITIVE_INFINITY],
+      ['infinite', Number.NEGATIVE_INFINITY],
+      ['nan', Number.NaN],
+    ])('never stops on a %s reading (%s): time goes on, counts stay finite', (kind, reading) => {
+      const { time, loop, driver, reported, loopAnomalies, t0 } = watched();
+      loop.start(driver);
+      time.runUntil(t0 + 1000);
+      time.badReadings.push(reading);
+      time.runUntil(t0 + 2000);
+      expect(reported).toEqual([[kind, reading]]);
+      expect(driver.stats.clockAnomalies).toBe(1);
+      expect(loopAnomalies).toEqual([[kind, reading]]);
+      // One wake lost its reading; the schedule goes on from the old origin.
+      expect(loop.tick).toBe(120);
+      expect(driver.stats.skippedDeadlines).toBe(0);
+      expect(Number.isFinite(driver.stats.totalLatenessMs)).toBe(true);
+      expect(Number.isFinite(driver.stats.worstLatenessMs)).toBe(true);
+      loop.stop();
+      expect(time.pending).toBe(0);
+    });
+
+    it('a clock that reads NaN at start takes its origin from the first finite reading', () => {
+      const { time, loop, driver, reported, t0 } = watched();
+      // start's reading, the one that arms the first wake, and the first wake's
+      time.badReadings.push(Number.NaN, Number.NaN, Number.NaN);
+      loop.start(driver);
+      time.runUntil(t0 + 1005);
+      expect(reported.map(([kind]) => kind)).toEqual(['nan']);
+      // The first wake, one period in, read NaN; the origin is the good reading right after it.
+      expect(loop.tick).toBe(59);
+      expect(loop.stats.anomalies).toBe(1);
+      loop.stop();
+    });
+
+    it('a listener that throws does not stop the tick', () => {
+      const time = new FakeTime();
+      const loop = new FixedLoop({ tickRate: 60 });
+      const thrown = catchTimerErrors(time);
+      const driver = nodeDriver({
+        now: time.clock,
+        scheduler: time,
+        onClockAnomaly: () => {
+          throw new Error('listener bug');
+        },
+      });
+      loop.start(driver);
+      time.runUntil(time.now + 1000);
+      time.clockOffsetMs = -50_000;
+      time.runUntil(time.now + 1005);
+      expect(thrown).toHaveLength(1);
+      expect(loop.tick).toBe(119);
+      loop.stop();
+    });
   });
 
   it('runs on the real Node timers too (a short real run)', async () => {

@@ -81,13 +81,14 @@ export function applyLoopOptions(
       );
     }
     if (tickRate !== undefined) loop.tickRate = tickRate;
-    else loop.fixedDelta = fixedDelta ?? DEFAULT_FIXED_DELTA;
+    else loop.fixedDelta = fixedDelta === undefined ? DEFAULT_FIXED_DELTA : fixedDelta;
     applied.tickRate = values.tickRate;
     applied.fixedDelta = values.fixedDelta;
   }
   for (const key of KEYS) {
     if (key === 'tickRate' || key === 'fixedDelta' || values[key] === applied[key]) continue;
-    target[key] = values[key] ?? DEFAULTS[key];
+    // null is refused by the loop's setter, as in its options: only undefined means the default
+    target[key] = values[key] === undefined ? DEFAULTS[key] : values[key];
     applied[key] = values[key];
   }
 }

@@ -1,4 +1,5 @@
 import {
+  checkInterpolationMode,
   type Driver,
   FixedLoop,
   type FixedLoopOptions,
@@ -100,7 +101,8 @@ export class ThreeFixedLoop extends FixedLoop {
     this.scene = scene;
     this.camera = camera;
     this.#tracker = new Tracker<Object3D>(this, new ThreePlatform(), {
-      defaultInterpolation,
+      // only undefined means the default (the destructuring above): null is refused
+      defaultInterpolation: checkInterpolationMode(defaultInterpolation, 'defaultInterpolation'),
       nodeName: 'object3d',
     });
     this.addAdapter(this.#tracker);

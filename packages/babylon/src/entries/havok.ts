@@ -16,6 +16,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { HavokPlugin } from '@babylonjs/core/Physics/v2/Plugins/havokPlugin.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import HavokPhysics from '@babylonjs/havok';
+import { optionError } from '@fixedtick/core';
 import '@babylonjs/core/Physics/joinedPhysicsEngineComponent.js';
 
 /** The Havok WASM module `HavokPhysics()` resolves to. */
@@ -53,6 +54,14 @@ let shared: Promise<HavokModule> | undefined;
  * Loads the Havok WASM module once per page (later calls share it unless `options` are given).
  */
 export function loadHavok(options?: HavokLoadOptions): Promise<HavokModule> {
+  const binary = options?.wasmBinary;
+  if (binary !== undefined && !(binary instanceof ArrayBuffer || binary instanceof Uint8Array)) {
+    return Promise.reject(optionError('wasmBinary', binary, 'an ArrayBuffer or Uint8Array'));
+  }
+  const locate = options?.locateFile;
+  if (locate !== undefined && typeof locate !== 'function') {
+    return Promise.reject(optionError('locateFile', locate, 'a function (path, prefix) => URL'));
+  }
   if (options?.wasmBinary === undefined && options?.locateFile === undefined) {
     shared ??= HavokPhysics();
     return shared;
@@ -72,9 +81,19 @@ export async function enableHavok(
   scene: Scene,
   options: EnableHavokOptions = {},
 ): Promise<HavokPlugin> {
-  const hk = options.havok ?? (await loadHavok(options));
+  // as everywhere in Fixedtick, only undefined means "not given": null is refused
+  const g = options.gravity === undefined ? { x: 0, y: -9.81, z: 0 } : options.gravity;
+  if (g === null || typeof g !== 'object' || ![g.x, g.y, g.z].every(Number.isFinite)) {
+    throw optionError('gravity', g, 'an { x, y, z } of finite numbers (m/s²)');
+  }
+  if (
+    options.havok !== undefined &&
+    (options.havok === null || typeof options.havok !== 'object')
+  ) {
+    throw optionError('havok', options.havok, 'a Havok module from HavokPhysics()');
+  }
+  const hk = options.havok === undefined ? await loadHavok(options) : options.havok;
   const plugin = new HavokPlugin(true, hk);
-  const g = options.gravity ?? { x: 0, y: -9.81, z: 0 };
   if (!scene.enablePhysics(new Vector3(g.x, g.y, g.z), plugin)) {
     throw new Error(
       'fixedtick: scene.enablePhysics() refused the Havok plugin (see the Babylon log)',

@@ -155,14 +155,14 @@ export function createTimingGraph(
     o = { ...options };
   } catch {}
   if (!isLoop) throw optionValueError('loop', loop, 'a FixedLoop', TypeError);
-  const frames = o.frames ?? 160;
+  const frames = o.frames === undefined ? 160 : o.frames;
   const history = new TimingHistory(frames);
   // Whole CSS pixels, so every canvas call below gets integers (see heightOf).
   const width = Math.round(positiveOption('width', o.width, 320));
   const height = Math.round(positiveOption('height', o.height, 120));
   const fixedMaxMs =
     o.maxFrameMs === undefined ? 0 : positiveOption('maxFrameMs', o.maxFrameMs, 50);
-  const position = o.position ?? 'top-left';
+  const position = o.position === undefined ? 'top-left' : o.position;
   if (!POSITIONS.includes(position)) {
     throw optionValueError('position', position, `one of ${POSITIONS.join(', ')}`);
   }
@@ -170,6 +170,8 @@ export function createTimingGraph(
   if (toggleKey !== undefined && (typeof toggleKey !== 'string' || toggleKey.length === 0)) {
     throw optionValueError('toggleKey', toggleKey, 'a non-empty string');
   }
+  const shown = o.visible === undefined ? true : o.visible;
+  if (typeof shown !== 'boolean') throw optionValueError('visible', shown, 'true or false');
   const minHeight = TEXT_HEIGHT + ALPHA_HEIGHT + 20;
   if (height < minHeight) {
     throw optionValueError('height', height, `at least ${minHeight}`);
@@ -208,7 +210,7 @@ export function createTimingGraph(
   ctx.textBaseline = 'top';
   container.appendChild(canvas);
 
-  let visible = o.visible ?? true;
+  let visible = shown;
   let disposed = false;
   let drawnRates = -1;
   let lastAnomalies = loop.stats.anomalies;

@@ -6,6 +6,7 @@
  * the page is hidden, and the gap dropped (`frameAfterGap`) when it is shown again.
  */
 import type { Driver, FrameSink } from '../driver.ts';
+import { optionError } from '../options.ts';
 
 /** The document a driver watches: `hidden` and the `visibilitychange` event. */
 export type VisibilityDocument = Pick<
@@ -59,6 +60,9 @@ export function frameCallbackDriver(
   // kept by the visibilitychange listener, so a frame reads a local, not the DOM
   let hidden = false;
   let wasHidden = false;
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    throw optionError('now', options.now, 'a function returning milliseconds');
+  }
   const now = options.now ?? (() => performance.now());
   const onFrame = (timestampMs?: number): void => {
     if (sink === undefined) return;

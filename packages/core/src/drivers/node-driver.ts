@@ -16,6 +16,10 @@
  *   (`maxDeltaTime`, `maxStepsPerFrame`) — the excess is dropped and counted, as in a browser.
  * - A timer that fires early (Node timers run on a millisecond clock) is re-armed, never
  *   treated as a tick.
+ * - A clock that goes back, jumps forward by more than `clockJumpMs`, or reads NaN or ±Infinity
+ *   never stops the tick: the schedule starts again from the first good reading (time goes on
+ *   from the new origin, as in the loop), and each such reading is counted in
+ *   `stats.clockAnomalies` and reported to `onClockAnomaly`.
  * - Clock and scheduler are injectable: tests drive an hour in milliseconds, without waiting.
  *
  * @example
@@ -29,6 +33,15 @@
  */
 import type { Driver, FrameSink } from '../driver.ts';
 import { checkTickRate, optionError } from '../options.ts';
+
+/**
+ * What was wrong with a clock reading, passed to `onClockAnomaly`:
+ * - `'backwards'`: earlier than the last reading (a wall clock set back);
+ * - `'forward'`: later than its deadline by more than `clockJumpMs` (a wall clock set forward,
+ *   or a stall too long to be one);
+ * - `'nan'` / `'infinite'`: not a finite number.
+ */
+export type ClockAnomalyKind = 'backwards' | 'forward' | 'nan' | 'infinite';
 
 /** Timers a {@link nodeDriver} arms; `globalThis` (Node's `setTimeout`) by default. */
 export interface NodeScheduler {
@@ -79,11 +92,31 @@ export interface NodeDriverOptions {
    * @defaultValue 1
    */
   lateThresholdMs?: number;
+  /**
+   * A wake later than its deadline by more than this (ms) is taken as a jump of the clock, not a
+   * stall: the schedule starts again from that reading instead of skipping the deadlines in
+   * between, and the reading is reported as a `'forward'` clock anomaly. The frame itself goes
+   * through the loop's clamps either way. Two seconds is where a Minecraft server stops
+   * catching up ("Can't keep up! Did the system time change, or is the server overloaded?").
+   * `Infinity` never re-bases forward.
+   * @defaultValue 2000
+   */
+  clockJumpMs?: number;
+  /**
+   * Called after each clock reading the schedule could not follow (see
+   * {@link ClockAnomalyKind}), once the tick has been re-armed: a listener that throws does not
+   * stop the tick. The loop also reports a backwards or non-finite timestamp through its own
+   * `onAnomaly`, since the driver hands it that reading.
+   */
+  onClockAnomaly?: (kind: ClockAnomalyKind, readingMs: number) => void;
 }
 
 /** Running totals of a {@link nodeDriver}. Read-only view, updated in place (no allocation). */
 export interface NodeDriverStats {
-  /** Frames fed to the loop (one per wake that was not early). */
+  /**
+   * Frames fed to the loop on schedule (one per wake that was neither early nor a clock anomaly);
+   * the lateness figures are over these wakes.
+   */
   readonly wakes: number;
   /** Wakes later than `lateThresholdMs` after their deadline. */
   readonly lateTicks: number;
@@ -97,6 +130,8 @@ export interface NodeDriverStats {
   readonly skippedDeadlines: number;
   /** Timers that fired before the time they were armed for (Node's millisecond clock), re-armed. */
   readonly earlyWakes: number;
+  /** Clock readings that went back, jumped past `clockJumpMs` or were not finite. */
+  readonly clockAnomalies: number;
 }
 
 /** A {@link Driver} for Node, with its timing statistics. */
@@ -109,6 +144,7 @@ export interface NodeDriver extends Driver {
 
 const DEFAULT_LATE_THRESHOLD_MS = 1;
 const DEFAULT_SPIN_MS = 1;
+const DEFAULT_CLOCK_JUMP_MS = 2000;
 
 /**
  * Creates the Node driver: `loop.start(nodeDriver())`. See the module doc for its guarantees
@@ -120,13 +156,23 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
   }
   if (options.tickRate !== undefined) checkTickRate(options.tickRate);
   const fixedRate = options.tickRate;
-  const lateThresholdMs = options.lateThresholdMs ?? DEFAULT_LATE_THRESHOLD_MS;
+  const lateThresholdMs =
+    options.lateThresholdMs === undefined ? DEFAULT_LATE_THRESHOLD_MS : options.lateThresholdMs;
   if (typeof lateThresholdMs !== 'number' || !(lateThresholdMs >= 0)) {
     throw optionError('lateThresholdMs', lateThresholdMs, 'a number of milliseconds ≥ 0');
   }
-  const spinMs = options.spinMs ?? DEFAULT_SPIN_MS;
+  const spinMs = options.spinMs === undefined ? DEFAULT_SPIN_MS : options.spinMs;
   if (typeof spinMs !== 'number' || !(spinMs >= 0) || !Number.isFinite(spinMs)) {
     throw optionError('spinMs', spinMs, 'a finite number of milliseconds ≥ 0');
+  }
+  const clockJumpMs =
+    options.clockJumpMs === undefined ? DEFAULT_CLOCK_JUMP_MS : options.clockJumpMs;
+  if (typeof clockJumpMs !== 'number' || !(clockJumpMs > 0)) {
+    throw optionError('clockJumpMs', clockJumpMs, 'a number of milliseconds > 0 (or Infinity)');
+  }
+  const onClockAnomaly = options.onClockAnomaly;
+  if (onClockAnomaly !== undefined && typeof onClockAnomaly !== 'function') {
+    throw optionError('onClockAnomaly', onClockAnomaly, 'a function');
   }
   if (options.now !== undefined && typeof options.now !== 'function') {
     throw optionError('now', options.now, 'a function returning milliseconds');
@@ -147,6 +193,7 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
     totalLatenessMs: 0,
     skippedDeadlines: 0,
     earlyWakes: 0,
+    clockAnomalies: 0,
   };
   let now: () => number = () => performance.now();
   let timers: NodeScheduler = globalThis as unknown as NodeScheduler;
@@ -155,18 +202,25 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
   let immediate: unknown;
   let spin = false;
   let running = false;
-  let originMs = 0;
   let periodMs = 0;
   let rateHz = 0;
+  // The schedule: deadline n is `originMs + n * 1000 / rateHz`. `index` 0 means no origin yet:
+  // the next wake's reading becomes it (at start, and after the clock went back or jumped).
+  let originMs = Number.NaN;
   let index = 0;
-  let deadlineMs = 0;
+  let deadlineMs = Number.NEGATIVE_INFINITY;
+  let lastReadingMs = Number.NaN;
   let armedForMs = 0;
   let runs = 0;
   // The same two callbacks for every wake: arming allocates nothing of ours (Node's own Timeout
   // object aside). `stop` cancels what is pending, so a callback never outlives its run.
   const arm = (): void => {
     const t = now();
-    const delay = deadlineMs - t;
+    let delay = deadlineMs - t;
+    // Never sleep past one period: on a clock that went back (or reads NaN) the deadline looks
+    // far away, and the next wake must see that reading and re-base, not sleep for the hour the
+    // clock went back.
+    if (!(delay <= periodMs)) delay = periodMs;
     if (spin && delay <= spinMs) {
       immediate = timers.setImmediate?.(onImmediate);
       return;
@@ -184,20 +238,39 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
     wake(false);
   };
 
+  /** What is wrong with a wake's reading `t`, or `undefined` if the schedule can follow it. */
+  function anomalyOf(t: number): ClockAnomalyKind | undefined {
+    if (typeof t !== 'number' || Number.isNaN(t)) return 'nan';
+    if (!Number.isFinite(t)) return 'infinite';
+    if (t < lastReadingMs) return 'backwards';
+    if (index > 0 && t - deadlineMs > clockJumpMs) return 'forward';
+    return undefined;
+  }
+
   function wake(fromTimer: boolean): void {
     if (!running || sink === undefined) return;
     const t = now();
-    if (t < deadlineMs) {
+    const anomaly = anomalyOf(t);
+    if (anomaly === undefined && t < deadlineMs) {
       if (fromTimer && t < armedForMs) stats.earlyWakes++;
+      lastReadingMs = t;
       arm();
       return;
     }
     const run = runs;
+    let frameMs = t;
     try {
-      if (index === 0) {
-        // The origin frame: the loop's first frame sets its time origin and runs no step. It
-        // gets the start time itself, so the first tick's deadline is exactly one period later.
-        sink.frame(originMs);
+      if (anomaly === 'nan' || anomaly === 'infinite') {
+        // No time to schedule by: the schedule stays as it was, for the next good reading.
+      } else if (anomaly !== undefined || index === 0) {
+        // A new origin: the first wake (at the start's own reading when there was one, so the
+        // first tick's deadline is exactly one period after `start`), or a reading after the
+        // clock went back or jumped. The loop takes the same timestamp as its own new origin (a
+        // backwards one) or clamps it (a long frame), so time goes on from here in both.
+        if (anomaly !== undefined || Number.isNaN(originMs)) originMs = t;
+        frameMs = originMs;
+        deadlineMs = originMs;
+        index = 0;
       } else {
         const lateness = t - deadlineMs;
         stats.wakes++;
@@ -205,21 +278,32 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
         stats.totalLatenessMs += lateness;
         if (lateness > stats.worstLatenessMs) stats.worstLatenessMs = lateness;
         if (lateness > lateThresholdMs) stats.lateTicks++;
-        sink.frame(t);
       }
+      if (anomaly !== undefined) stats.clockAnomalies++;
+      if (Number.isFinite(t)) lastReadingMs = t;
+      // Non-finite readings go to the loop too: it counts them and reports them through its
+      // `onAnomaly`, as it does for any driver's, and runs a frame of 0 s.
+      sink.frame(frameMs);
     } finally {
       // Re-armed even if the frame threw (`errorPolicy: 'throw'`): the tick goes on for whoever
       // catches it. Not if a hook stopped or restarted the driver: that run arms its own timer.
-      if (running && run === runs) scheduleNext();
+      // A non-finite reading leaves the schedule as it was; the next good reading follows it.
+      if (running && run === runs) {
+        if (Number.isFinite(t)) scheduleNext();
+        else arm();
+      }
+      if (anomaly !== undefined) onClockAnomaly?.(anomaly, t);
     }
   }
 
   function scheduleNext(): void {
-    // Absolute schedule: the next deadline after now, computed from the origin.
+    // Absolute schedule: the next deadline after now, computed from the origin. Deadlines passed
+    // while the frame ran are skipped, unless the reading is one the next wake must judge (not
+    // finite, or past `clockJumpMs`): then the next wake comes at once and re-bases.
     const after = now();
     let next = index + 1;
     const due = Math.floor(((after - originMs) * rateHz) / 1000) + 1;
-    if (due > next) {
+    if (due > next && after - deadlineMs <= clockJumpMs) {
       stats.skippedDeadlines += due - next;
       next = due;
     }
@@ -258,9 +342,14 @@ export function nodeDriver(options: NodeDriverOptions = {}): NodeDriver {
       stats.totalLatenessMs = 0;
       stats.skippedDeadlines = 0;
       stats.earlyWakes = 0;
-      originMs = now();
+      stats.clockAnomalies = 0;
+      // The first wake, at once, feeds the origin frame: the loop sets its own time origin there
+      // and runs no step. A clock that reads NaN now leaves the origin to the first good reading.
+      const t = now();
+      originMs = Number.isFinite(t) ? t : Number.NaN;
+      lastReadingMs = originMs;
+      deadlineMs = Number.NEGATIVE_INFINITY;
       index = 0;
-      deadlineMs = originMs;
       arm();
     },
     stop(): void {

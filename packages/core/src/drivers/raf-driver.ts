@@ -1,4 +1,5 @@
 import type { Driver } from '../driver.ts';
+import { optionError } from '../options.ts';
 import { frameCallbackDriver, type VisibilityDocument } from './frame-callback-driver.ts';
 
 /** The browser globals {@link rafDriver} uses; injectable for tests. */
@@ -28,6 +29,10 @@ export interface RafDriverOptions {
  * drops the whole gap (`frameAfterGap`), so there is no catch-up burst.
  */
 export function rafDriver(options: RafDriverOptions = {}): Driver {
+  const given = options.host;
+  if (given !== undefined && (given === null || typeof given !== 'object')) {
+    throw optionError('host', given, 'an object with requestAnimationFrame');
+  }
   let handle = 0;
   let host = globalThis as unknown as RafHost;
   // set while running (a callback after stop() finds it unset)
@@ -41,7 +46,7 @@ export function rafDriver(options: RafDriverOptions = {}): Driver {
   return frameCallbackDriver(
     {
       start(callback): void {
-        host = options.host ?? (globalThis as unknown as RafHost);
+        host = given ?? (globalThis as unknown as RafHost);
         if (typeof host.requestAnimationFrame !== 'function') {
           throw new Error(
             'fixedtick: rafDriver needs requestAnimationFrame; outside a browser use nodeDriver() or advance()/frame()',
@@ -56,6 +61,6 @@ export function rafDriver(options: RafDriverOptions = {}): Driver {
       },
     },
     // no host given: the page's document, looked up at start()
-    { document: options.host ? (options.host.document ?? null) : undefined },
+    { document: given === undefined ? undefined : (given.document ?? null) },
   );
 }

@@ -22,11 +22,13 @@ export {
 export {
   INPUT_MAX_KEY_LENGTH,
   INPUT_MAX_KEYS,
+  RECORDING_MAX_DEPTH,
   RECORDING_MAX_EVENTS,
+  RECORDING_MAX_TEXT_LENGTH,
 } from '../input/input-limits.ts';
 export { InputRecording, type ReplayOptions } from '../input/input-recording.ts';
+export { InputRecordingError } from '../input/recording-error.ts';
 export {
-  InputRecordingError,
   type InputRecordingJSON,
   RECORDING_FORMAT,
   RECORDING_VERSION,

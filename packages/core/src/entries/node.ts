@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export {
+  type ClockAnomalyKind,
   type NodeDriver,
   type NodeDriverOptions,
   type NodeDriverStats,

@@ -27,6 +27,23 @@ export const INPUT_MAX_KEY_LENGTH = 256;
  */
 export const RECORDING_MAX_EVENTS = 1_000_000;
 
+/**
+ * Characters (UTF-16 code units; bytes, for the ASCII a recording is written in) of a
+ * recording's JSON text: 128 MiB, 134 217 728. A recording of {@link RECORDING_MAX_EVENTS}
+ * events is about 26 MB with usual key names and at most about 76 MB of pointer moves; a live
+ * recording whose JSON could pass this stops by itself, so every recording this library writes
+ * it also reads. Longer text is refused before anything reads it.
+ */
+export const RECORDING_MAX_TEXT_LENGTH = 128 * 1024 * 1024;
+
+/**
+ * Nesting of a recording's JSON text: 3 (the document, `events`, one event; or the document,
+ * `start`, `held`). Text nested deeper is refused by a pass over its characters before
+ * `JSON.parse` builds anything: 20 MB of nested brackets would otherwise take seconds to parse
+ * into ten million arrays only to be refused after.
+ */
+export const RECORDING_MAX_DEPTH = 3;
+
 /** What a key name must be, as error messages say it. */
 export const KEY_EXPECTED = `a key name (a non-empty string of at most ${INPUT_MAX_KEY_LENGTH} characters)`;
 

@@ -26,7 +26,7 @@ import {
   type LatchStart,
   latchInternals,
 } from './input-latch.ts';
-import { INPUT_MAX_KEYS, RECORDING_MAX_EVENTS } from './input-limits.ts';
+import { INPUT_MAX_KEYS, RECORDING_MAX_EVENTS, RECORDING_MAX_TEXT_LENGTH } from './input-limits.ts';
 import { readOptions } from './read-options.ts';
 import {
   type InputRecordingJSON,
@@ -40,6 +40,16 @@ import {
 const KINDS: readonly InputEventKind[] = ['press', 'release', 'move'];
 const KIND_CODE: Record<InputEventKind, number> = { press: 0, release: 1, move: 2 };
 const INITIAL_EVENTS = 256;
+
+// Upper bounds on the JSON text of a recording, so a live one stops before its JSON could pass
+// RECORDING_MAX_TEXT_LENGTH: a tick has at most 16 digits (2^53), a number at most 24 characters
+// (`-1.2345678901234567e-308`).
+/** Everything but the held keys and the events, with the longest numbers. */
+const JSON_HEADER_BOUND = 200;
+/** `[tick,"move",x,y],` */
+const JSON_MOVE_BOUND = 1 + 16 + 8 + 24 + 1 + 24 + 2;
+/** `[tick,"release",` and `],`, around the key's JSON. */
+const JSON_KEY_EVENT_BOUND = 1 + 16 + 11 + 2;
 
 /** Options of {@link InputRecording.replay}. */
 export interface ReplayOptions {
@@ -67,7 +77,11 @@ export class InputRecording {
   #xs = new Float64Array(INITIAL_EVENTS);
   #ys = new Float64Array(INITIAL_EVENTS);
   readonly #keyNames: string[] = [];
+  /** `JSON.stringify(name).length` of each key name, by id. */
+  readonly #keyJSONLengths: number[] = [];
   readonly #keyIds = new Map<string, number>();
+  /** An upper bound on the length of this recording's JSON text. */
+  #jsonBound = JSON_HEADER_BOUND;
   #recordingFrom: InputLatch | undefined;
   #base = 0;
   #stopRecording: Unsubscribe | undefined;
@@ -117,8 +131,9 @@ export class InputRecording {
 
   /**
    * True when the recording stopped by itself because one more event would have passed
-   * {@link RECORDING_MAX_EVENTS} events or {@link INPUT_MAX_KEYS} distinct keys: it then covers
-   * the ticks before the one that did not fit, complete.
+   * {@link RECORDING_MAX_EVENTS} events or {@link INPUT_MAX_KEYS} distinct keys, or could have
+   * made its JSON longer than {@link RECORDING_MAX_TEXT_LENGTH}: it then covers the ticks before
+   * the one that did not fit, complete.
    */
   get full(): boolean {
     return this.#full;
@@ -137,22 +152,32 @@ export class InputRecording {
     this.#length = 0;
     this.#full = false;
     this.#keyNames.length = 0;
+    this.#keyJSONLengths.length = 0;
     this.#keyIds.clear();
+    this.#jsonBound = JSON_HEADER_BOUND;
     this.#fixedDelta = latch.loop.fixedDelta;
     this.#start = internals.snapshot();
-    for (const key of this.#start.held) this.#keyId(key);
+    for (const key of this.#start.held) {
+      this.#keyId(key);
+      this.#jsonBound += this.#keyJSONLength(key) + 1;
+    }
     this.#base = internals.nextTick();
     this.#recordingFrom = latch;
     const off = latch.onInput((tick, kind, key, x, y) => {
       const at = tick - this.#base;
       const newKey = kind !== 'move' && !this.#keyIds.has(key);
+      const bound =
+        this.#jsonBound +
+        (kind === 'move' ? JSON_MOVE_BOUND : JSON_KEY_EVENT_BOUND + this.#keyJSONLength(key));
       if (
         this.#count === RECORDING_MAX_EVENTS ||
-        (newKey && this.#keyNames.length === INPUT_MAX_KEYS)
+        (newKey && this.#keyNames.length === INPUT_MAX_KEYS) ||
+        bound > RECORDING_MAX_TEXT_LENGTH
       ) {
         this.#fill(at);
         return;
       }
+      this.#jsonBound = bound;
       this.#push(at, kind, key, x, y);
     });
     this.#stopRecording = off;
@@ -277,9 +302,16 @@ export class InputRecording {
     if (id === undefined) {
       id = this.#keyNames.length;
       this.#keyNames.push(key);
+      this.#keyJSONLengths.push(JSON.stringify(key).length);
       this.#keyIds.set(key, id);
     }
     return id;
+  }
+
+  /** The length of `key` as JSON, quotes and escapes included (stored for known keys). */
+  #keyJSONLength(key: string): number {
+    const id = this.#keyIds.get(key);
+    return id === undefined ? JSON.stringify(key).length : this.#keyJSONLengths[id];
   }
 
   #grow(): void {

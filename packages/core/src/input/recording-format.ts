@@ -7,6 +7,8 @@
  */
 import { describeValue } from './describe-value.ts';
 import { INPUT_MAX_KEYS, isKeyName, KEY_EXPECTED, RECORDING_MAX_EVENTS } from './input-limits.ts';
+import { InputRecordingError } from './recording-error.ts';
+import { checkRecordingText } from './recording-text.ts';
 
 /** The `format` tag of a serialized recording. */
 export const RECORDING_FORMAT = 'fixedtick-input';
@@ -75,22 +77,6 @@ export function toCoordinate(value: number): RecordedCoordinate {
   return value === 0 && 1 / value < 0 ? '-0' : value;
 }
 
-/**
- * A recording that cannot be used: not JSON, a version this library does not read, or data
- * that does not hold together. `path` says where (`events[3][0]`).
- */
-export class InputRecordingError extends Error {
-  /** Where in the recording the problem is (`''` for the whole document). */
-  readonly path: string;
-
-  /** @param path where; @param problem what is wrong there. */
-  constructor(path: string, problem: string) {
-    super(`fixedtick: bad input recording${path === '' ? '' : ` at ${path}`}: ${problem}`);
-    this.name = 'InputRecordingError';
-    this.path = path;
-  }
-}
-
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' && value !== null ? 'an object' : describeValue(value);
@@ -147,6 +133,7 @@ function list(value: unknown, path: string, max: number, items: string): unknown
 export function parseRecording(input: unknown): CheckedRecording {
   let data = input;
   if (typeof input === 'string') {
+    checkRecordingText(input);
     try {
       data = JSON.parse(input);
     } catch (error) {

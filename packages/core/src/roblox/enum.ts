@@ -65,11 +65,15 @@ export type StepFrequencyItem = (typeof StepFrequency)[keyof typeof StepFrequenc
 /** Rates in Hz of the {@link StepFrequency} items, indexed by `Value`. */
 const HZ: readonly number[] = Object.freeze([60, 30, 15, 10, 5, 1]);
 
-/** The rate in Hz of a `StepFrequency` item, or `undefined` if `frequency` is not one. */
+/**
+ * The rate in Hz of a `StepFrequency` item (or its name, `'Hz30'`), or `undefined` if
+ * `frequency` is neither. An item's `Value` (0 to 5) is not taken: in JavaScript a bare number
+ * reads as a rate, and `0` or `1` would silently mean 60 or 30 Hz.
+ */
 export function stepFrequencyHz(frequency: unknown): number | undefined {
   const items: readonly EnumItem[] = Object.values(StepFrequency);
   for (const it of items) {
-    if (frequency === it || frequency === it.Value || frequency === it.Name) return HZ[it.Value];
+    if (frequency === it || frequency === it.Name) return HZ[it.Value];
   }
   return undefined;
 }

@@ -182,7 +182,7 @@ export class RunService {
    */
   BindToSimulation(
     fn: DeltaCallback,
-    frequency: EnumItem | number | string = StepFrequency.Hz30,
+    frequency: EnumItem | string = StepFrequency.Hz30,
     priority: number = SIMULATION_PRIORITY,
   ): RBXScriptConnection {
     if (typeof fn !== 'function') {

@@ -1,4 +1,5 @@
 import {
+  checkInterpolationMode,
   type FixedLoop,
   type InterpolationMode,
   type LoopAdapter,
@@ -88,7 +89,10 @@ export class RapierPhysics {
     this.world = world;
     this.#events = events;
     this.#tracker = new Tracker<Object3D>(loop, this.#platform, {
-      defaultInterpolation: options.defaultInterpolation ?? 'interpolate',
+      defaultInterpolation:
+        options.defaultInterpolation === undefined
+          ? 'interpolate'
+          : checkInterpolationMode(options.defaultInterpolation, 'defaultInterpolation'),
       nodeName: 'object3d',
     });
     this.#platform.poses = this.#tracker.poses;
