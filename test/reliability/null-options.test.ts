@@ -78,6 +78,7 @@ describe('null is refused wherever undefined means "not given"', () => {
 
   it('the drivers, the input latch, replays and the timing graph', async () => {
     expect(() => rafDriver({ host: null as never })).toThrow(/option "host" must be .*got null/);
+    expect(() => rafDriver(null as never)).toThrow(/option "options" must be an object, got null/);
     const source = { start() {}, stop() {} };
     expect(() => frameCallbackDriver(source, { now: null as never })).toThrow(
       /option "now" must be .*got null/,

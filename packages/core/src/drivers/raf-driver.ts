@@ -29,6 +29,9 @@ export interface RafDriverOptions {
  * drops the whole gap (`frameAfterGap`), so there is no catch-up burst.
  */
 export function rafDriver(options: RafDriverOptions = {}): Driver {
+  if (options === null || typeof options !== 'object') {
+    throw optionError('options', options, 'an object');
+  }
   const given = options.host;
   if (given !== undefined && (given === null || typeof given !== 'object')) {
     throw optionError('host', given, 'an object with requestAnimationFrame');
