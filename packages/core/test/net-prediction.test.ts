@@ -165,27 +165,47 @@ describe('Prediction', () => {
   });
 
   it('eases the drawn pose after a correction and snaps one larger than snapDistance', () => {
-    const smooth = play(144 * 2, new Map(), {
-      leadTicks: 6,
-      upTicks: 2,
-      downTicks: 2,
-      serverOnly: (tick, p) => {
-        if (tick === 60) p.x += 30;
-      },
-    });
+    // At server tick 60 something only the server knows moves the player 30 px.
+    const pushed = (snapDistance?: number) =>
+      play(144 * 2, new Map(), {
+        leadTicks: 6,
+        upTicks: 2,
+        downTicks: 2,
+        ...(snapDistance === undefined ? {} : { snapDistance }),
+        serverOnly: (tick, p) => {
+          if (tick === 60) p.x += 30;
+        },
+      });
+    const smooth = pushed();
     expect(smooth.prediction.stats.corrections).toBe(1);
     expect(smooth.prediction.stats.snaps).toBe(0);
-    const snapped = play(144 * 2, new Map(), {
-      leadTicks: 6,
-      upTicks: 2,
-      downTicks: 2,
-      snapDistance: 10,
-      serverOnly: (tick, p) => {
-        if (tick === 60) p.x += 30;
-      },
-    });
+    // Eased: −30 px (drawn where it was) at the correction, about 0.87 s before the end, so
+    // e^(−0.87 / 0.1) of it is left: 30 × e^−8.7 ≈ 0.005 px.
+    const left = smooth.prediction.correction[0];
+    expect(left).toBeLessThan(0);
+    expect(left).toBeGreaterThan(-0.01);
+    const snapped = pushed(10);
     expect(snapped.prediction.stats.snaps).toBe(1);
     expect([...snapped.prediction.correction]).toEqual([0, 0, 0]);
+  });
+
+  it('starts the correction at the error and eases it by e^(-t / correctionTime)', () => {
+    const player = new PredictedPlayer();
+    const prediction = new Prediction(player, { tickRate: 60, correctionTime: 0.1 });
+    prediction.addInput('press', 'ArrowRight');
+    for (let t = 0; t < 5; t++) prediction.step();
+    const predicted = player.state.x;
+    // The server says tick 2 ended 6 px further left than predicted.
+    const server = { ...(player.byTick.get(2) as PlayerState) };
+    server.x -= 6;
+    expect(prediction.reconcile(2, server)).toBe(2);
+    expect(player.state.x).toBe(server.x + 2 * 240 * (1 / 60));
+    expect(prediction.correction[0]).toBe(predicted - player.state.x);
+    expect(prediction.correction[0]).toBeCloseTo(6, 12);
+    prediction.update(0.1);
+    expect(prediction.correction[0]).toBeCloseTo(6 * Math.exp(-1), 12);
+    expect(prediction.reconcile(2, server)).toBe(-1); // not newer: nothing done
+    expect(prediction.stats).toMatchObject({ reconciles: 1, replayedTicks: 2, corrections: 1 });
   });
 
   it('after late inputs, which the server moves to later ticks, the client converges to the server', () => {

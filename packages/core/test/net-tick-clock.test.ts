@@ -6,20 +6,9 @@
  */
 import { TickClock } from '@fixedtick/core/net';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/support/random.ts';
 
 const PERIOD = 1000 / 60;
-
-/** A seeded generator in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Runs a client for `seconds` of frames at 144 Hz, while snapshot n of a 60 Hz server arrives at
@@ -110,7 +99,7 @@ describe('TickClock', () => {
 
   it('sizes the render delay from jitter so the next snapshot has nearly always arrived', () => {
     const clock = new TickClock({ tickRate: 60 });
-    const rnd = random(7);
+    const rnd = mulberry32(7);
     const delays = Array.from({ length: 4000 }, () => 60 + 30 * rnd());
     const arrivals = delays.map((d, n) => n * PERIOD + d);
     // Messages arrive in order over one connection (TCP/WebSocket): a late one holds back the rest.
