@@ -42,7 +42,7 @@ export interface TickInput {
 
 /**
  * One delivered input event as it travels: `['press', key]`, `['release', key]` or
- * `['move', x, y]` (the shape of an {@link InputRecording}'s events, without the tick).
+ * `['move', x, y]` (the shape of an `InputRecording`'s events, without the tick).
  */
 export type TickInputEvent =
   | readonly ['press', string]
