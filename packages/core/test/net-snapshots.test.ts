@@ -32,7 +32,7 @@ describe('SnapshotBuffer', () => {
   });
 
   it('draws a new pose every 144 Hz frame between 60 Hz snapshots: none repeated, none skipped', () => {
-    const buffer = new SnapshotBuffer();
+    const buffer = new SnapshotBuffer(128);
     for (let n = 0; n < 120; n++) buffer.push(n, pose(n * 5));
     const out = new Float64Array(POSE_STRIDE);
     let last = -Infinity;

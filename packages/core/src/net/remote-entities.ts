@@ -29,6 +29,9 @@ import {
   SnapshotBuffer,
 } from './snapshot-buffer.ts';
 
+/** The row size as a module constant (see snapshot-buffer.ts: read per entity per frame). */
+const STRIDE = POSE_STRIDE;
+
 /** An entity's id as the server names it. */
 export type EntityId = string | number;
 
@@ -41,7 +44,7 @@ export interface RemoteEntitiesOptions {
   tickRate?: number;
   /**
    * Snapshots kept per entity.
-   * @defaultValue 128
+   * @defaultValue 32 ({@link DEFAULT_SNAPSHOT_CAPACITY})
    */
   capacity?: number;
   /**
@@ -73,6 +76,8 @@ export class RemoteEntities {
   readonly #buffers = new Map<EntityId, SnapshotBuffer>();
   readonly #slots = new Map<EntityId, number>();
   #ids: EntityId[] = [];
+  /** The buffers in the order of `#ids`: the per-frame pass walks this, no map lookups. */
+  readonly #list: SnapshotBuffer[] = [];
   #poses = new Float64Array(0);
   readonly #counts: SampleCounts = { interpolated: 0, extrapolated: 0, held: 0, before: 0 };
 
@@ -99,7 +104,7 @@ export class RemoteEntities {
     rows: ArrayLike<number>,
     teleports?: ArrayLike<boolean | number>,
   ): void {
-    if (rows.length < ids.length * POSE_STRIDE) {
+    if (rows.length < ids.length * STRIDE) {
       throw new RangeError(
         `fixedtick: push needs ${ids.length * POSE_STRIDE} numbers for ${ids.length} poses, got ${rows.length}`,
       );
@@ -112,9 +117,10 @@ export class RemoteEntities {
         this.#buffers.set(id, buffer);
         this.#slots.set(id, this.#ids.length);
         this.#ids.push(id);
+        this.#list.push(buffer);
         this.#grow();
       }
-      buffer.push(tick, rows, i * POSE_STRIDE, teleports !== undefined && Boolean(teleports[i]));
+      buffer.push(tick, rows, i * STRIDE, teleports !== undefined && Boolean(teleports[i]));
     }
   }
 
@@ -125,9 +131,11 @@ export class RemoteEntities {
     const last = this.#ids.length - 1;
     const moved = this.#ids[last];
     this.#ids[slot] = moved;
+    this.#list[slot] = this.#list[last];
     this.#slots.set(moved, slot);
-    this.#poses.copyWithin(slot * POSE_STRIDE, last * POSE_STRIDE, (last + 1) * POSE_STRIDE);
+    this.#poses.copyWithin(slot * STRIDE, last * STRIDE, (last + 1) * STRIDE);
     this.#ids.pop();
+    this.#list.pop();
     this.#slots.delete(id);
     this.#buffers.delete(id);
     return true;
@@ -144,17 +152,20 @@ export class RemoteEntities {
     counts.extrapolated = 0;
     counts.held = 0;
     counts.before = 0;
-    const ids = this.#ids;
-    for (let i = 0; i < ids.length; i++) {
-      const buffer = this.#buffers.get(ids[i]) as SnapshotBuffer;
-      const kind: SampleKind = buffer.sample(
+    const list = this.#list;
+    const poses = this.#poses;
+    for (let i = 0; i < list.length; i++) {
+      const kind: SampleKind = list[i].sample(
         renderTick,
-        this.#poses,
-        i * POSE_STRIDE,
+        poses,
+        i * STRIDE,
         this.#maxExtrapolation,
         this.#secondsPerTick,
       );
-      if (kind !== 'empty') counts[kind]++;
+      if (kind === 'interpolated') counts.interpolated++;
+      else if (kind === 'extrapolated') counts.extrapolated++;
+      else if (kind === 'held') counts.held++;
+      else if (kind === 'before') counts.before++;
     }
     return counts;
   }
@@ -172,7 +183,7 @@ export class RemoteEntities {
   /** Where `id`'s row starts in {@link poses}, or -1 for an unknown id. */
   offsetOf(id: EntityId): number {
     const slot = this.#slots.get(id);
-    return slot === undefined ? -1 : slot * POSE_STRIDE;
+    return slot === undefined ? -1 : slot * STRIDE;
   }
 
   /** The snapshot buffer of one entity (undefined for an unknown id). */
@@ -181,7 +192,7 @@ export class RemoteEntities {
   }
 
   #grow(): void {
-    const needed = this.#ids.length * POSE_STRIDE;
+    const needed = this.#ids.length * STRIDE;
     if (needed <= this.#poses.length) return;
     const next = new Float64Array(Math.max(needed, this.#poses.length * 2));
     next.set(this.#poses);

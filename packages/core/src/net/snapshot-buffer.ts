@@ -25,11 +25,21 @@ import {
 } from '../interpolation/math.ts';
 import { POSE_STRIDE, ROTATION_OFFSET, SCALE_OFFSET } from '../interpolation/pose-buffer.ts';
 
+// The row layout as module constants: read per entity per frame, where an imported binding can
+// cost a getter call under some loaders (tsx's CommonJS transform).
+const STRIDE = POSE_STRIDE;
+const ROTATION = ROTATION_OFFSET;
+const SCALE = SCALE_OFFSET;
+
 /** What {@link SnapshotBuffer.sample} drew. */
 export type SampleKind = 'empty' | 'before' | 'interpolated' | 'extrapolated' | 'held';
 
-/** Snapshots kept per entity unless told otherwise: 2 s at 60 snapshots per second. */
-export const DEFAULT_SNAPSHOT_CAPACITY = 128;
+/**
+ * Snapshots kept per entity unless told otherwise: 32, over half a second at 60 snapshots per
+ * second — twice the render delay of a very jittery link — and 2.5 kB per entity, so the
+ * buffers of 500 entities stay within a fast cache (the per-frame pass reads all of them).
+ */
+export const DEFAULT_SNAPSHOT_CAPACITY = 32;
 
 /** Extrapolation limit unless told otherwise (ticks): 100 ms at 60 Hz. */
 export const DEFAULT_MAX_EXTRAPOLATION_TICKS = 6;
@@ -55,7 +65,7 @@ export class SnapshotBuffer {
     }
     this.#capacity = capacity;
     this.#ticks = new Float64Array(capacity);
-    this.#rows = new Float64Array(capacity * POSE_STRIDE);
+    this.#rows = new Float64Array(capacity * STRIDE);
     this.#teleport = new Uint8Array(capacity);
   }
 
@@ -77,8 +87,8 @@ export class SnapshotBuffer {
     const slot = (this.#head + this.#count) % this.#capacity;
     this.#ticks[slot] = tick;
     this.#teleport[slot] = teleport ? 1 : 0;
-    const at = slot * POSE_STRIDE;
-    for (let i = 0; i < POSE_STRIDE; i++) this.#rows[at + i] = rows[offset + i];
+    const at = slot * STRIDE;
+    for (let i = 0; i < STRIDE; i++) this.#rows[at + i] = rows[offset + i];
     this.#count++;
     return true;
   }
@@ -102,57 +112,62 @@ export class SnapshotBuffer {
     const count = this.#count;
     if (count === 0) return 'empty';
     const rows = this.#rows;
-    const first = this.#slot(0);
-    if (!(tick >= this.#ticks[first])) {
+    const ticks = this.#ticks;
+    const capacity = this.#capacity;
+    const first = this.#head;
+    if (!(tick >= ticks[first])) {
       this.#copy(first, out, oi);
       return 'before';
     }
     // The newest snapshot at or before `tick`, searched from the newest end: the render tick is
-    // a few snapshots behind it.
+    // a few snapshots behind it. (Slot arithmetic inline: this runs per entity per frame.)
     let i = count - 1;
-    while (this.#tickAt(i) > tick) i--;
-    const a = this.#slot(i);
+    let a = (first + i) % capacity;
+    while (ticks[a] > tick) {
+      i--;
+      a = a === 0 ? capacity - 1 : a - 1;
+    }
     if (i < count - 1) {
-      const b = this.#slot(i + 1);
+      const b = a === capacity - 1 ? 0 : a + 1;
       if (this.#teleport[b] === 1) {
         this.#copy(a, out, oi);
         return 'held';
       }
-      const t = (tick - this.#ticks[a]) / (this.#ticks[b] - this.#ticks[a]);
-      const pa = a * POSE_STRIDE;
-      const pb = b * POSE_STRIDE;
-      for (let k = 0; k < ROTATION_OFFSET; k++) out[oi + k] = lerp(rows[pa + k], rows[pb + k], t);
-      slerp(out, oi + ROTATION_OFFSET, rows, pa + ROTATION_OFFSET, rows, pb + ROTATION_OFFSET, t);
-      for (let k = SCALE_OFFSET; k < POSE_STRIDE; k++) {
+      const t = (tick - ticks[a]) / (ticks[b] - ticks[a]);
+      const pa = a * STRIDE;
+      const pb = b * STRIDE;
+      for (let k = 0; k < ROTATION; k++) out[oi + k] = lerp(rows[pa + k], rows[pb + k], t);
+      slerp(out, oi + ROTATION, rows, pa + ROTATION, rows, pb + ROTATION, t);
+      for (let k = SCALE; k < STRIDE; k++) {
         out[oi + k] = lerp(rows[pa + k], rows[pb + k], t);
       }
       return 'interpolated';
     }
-    if (i === 0 || this.#teleport[a] === 1 || tick === this.#ticks[a]) {
+    if (i === 0 || this.#teleport[a] === 1 || tick === ticks[a]) {
       this.#copy(a, out, oi);
       return 'held';
     }
-    const p = this.#slot(i - 1);
-    const span = (this.#ticks[a] - this.#ticks[p]) * secondsPerTick;
-    const ahead = Math.min(tick - this.#ticks[a], maxExtrapolationTicks) * secondsPerTick;
-    const pa = a * POSE_STRIDE;
-    const pp = p * POSE_STRIDE;
-    for (let k = 0; k < ROTATION_OFFSET; k++) {
+    const p = a === 0 ? capacity - 1 : a - 1;
+    const span = (ticks[a] - ticks[p]) * secondsPerTick;
+    const ahead = Math.min(tick - ticks[a], maxExtrapolationTicks) * secondsPerTick;
+    const pa = a * STRIDE;
+    const pp = p * STRIDE;
+    for (let k = 0; k < ROTATION; k++) {
       out[oi + k] = extrapolate(rows[pa + k], (rows[pa + k] - rows[pp + k]) / span, ahead);
     }
     const omega = this.#omega;
-    estimateAngularVelocity(omega, 0, rows, pp + ROTATION_OFFSET, rows, pa + ROTATION_OFFSET, span);
+    estimateAngularVelocity(omega, 0, rows, pp + ROTATION, rows, pa + ROTATION, span);
     extrapolateRotation(
       out,
-      oi + ROTATION_OFFSET,
+      oi + ROTATION,
       rows,
-      pa + ROTATION_OFFSET,
+      pa + ROTATION,
       omega[0],
       omega[1],
       omega[2],
       ahead,
     );
-    for (let k = SCALE_OFFSET; k < POSE_STRIDE; k++) out[oi + k] = rows[pa + k];
+    for (let k = SCALE; k < STRIDE; k++) out[oi + k] = rows[pa + k];
     return 'extrapolated';
   }
 
@@ -186,7 +201,7 @@ export class SnapshotBuffer {
   }
 
   #copy(slot: number, out: Float64Array, oi: number): void {
-    const at = slot * POSE_STRIDE;
-    for (let k = 0; k < POSE_STRIDE; k++) out[oi + k] = this.#rows[at + k];
+    const at = slot * STRIDE;
+    for (let k = 0; k < STRIDE; k++) out[oi + k] = this.#rows[at + k];
   }
 }
