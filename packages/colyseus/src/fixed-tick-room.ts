@@ -136,7 +136,10 @@ export abstract class FixedTickRoom<
     this.#loop?.stop();
   }
 
-  /** The room's loop (undefined before {@link startFixedTick}). */
+  /**
+   * The room's loop.
+   * @throws Error before {@link FixedTickRoom.startFixedTick} (there is no loop yet).
+   */
   get loop(): FixedLoop {
     if (this.#loop === undefined) {
       throw new Error('fixedtick: the room has no loop yet; call startFixedTick in onCreate');
