@@ -40,7 +40,12 @@ import {
   type TickInputQueueStats,
   TickInputState,
 } from '@fixedtick/core/net';
-import { type NodeDriverOptions, nodeDriver } from '@fixedtick/core/node';
+import {
+  type NodeDriver,
+  type NodeDriverOptions,
+  type NodeDriverStats,
+  nodeDriver,
+} from '@fixedtick/core/node';
 import type { FixedTickState } from './fixed-tick-state.ts';
 import { INPUT_MESSAGE, PING_MESSAGE, PONG_MESSAGE } from './messages.ts';
 
@@ -81,6 +86,7 @@ export abstract class FixedTickRoom<
 > extends Room<State> {
   #loop: FixedLoop | undefined;
   #driver: Driver | undefined;
+  #nodeDriver: NodeDriver | undefined;
   readonly #inputs = new Map<string, ClientInput>();
   #inputOptions: TickInputQueueOptions = {};
   #patchEvery = 1;
@@ -124,10 +130,13 @@ export abstract class FixedTickRoom<
       }
     });
     this._events.once('dispose', () => this.stopFixedTick());
-    if (driver !== 'manual') {
-      this.#driver = driver ?? nodeDriver(nodeDriverOptions);
-      loop.start(this.#driver);
+    if (driver === undefined) {
+      this.#nodeDriver = nodeDriver(nodeDriverOptions);
+      this.#driver = this.#nodeDriver;
+    } else if (driver !== 'manual') {
+      this.#driver = driver;
     }
+    if (this.#driver !== undefined) loop.start(this.#driver);
     return loop;
   }
 
@@ -150,6 +159,15 @@ export abstract class FixedTickRoom<
   /** The driver waking the loop (undefined with `driver: 'manual'`). */
   get driver(): Driver | undefined {
     return this.#driver;
+  }
+
+  /**
+   * The default `nodeDriver`'s timing statistics (`lateTicks`, `worstLatenessMs`, …): how
+   * late this room's ticks wake, the first sign of a process running too many rooms. Undefined
+   * with a driver of your own.
+   */
+  get tickStats(): NodeDriverStats | undefined {
+    return this.#nodeDriver?.stats;
   }
 
   /**

@@ -140,6 +140,7 @@ describe('FixedTickRoom on Colyseus', () => {
     // The 600th deadline is 10 000 ms after the start; its timer fires 0.9 ms after that.
     await time.runFor(10_001, () => new Promise((resolve) => setImmediate(resolve)));
     expect(room.loop.tick).toBe(600);
+    expect(room.tickStats).toMatchObject({ wakes: 600, skippedDeadlines: 0 });
     await within(5000, () => states.has(599), 'the patch of tick 599');
     // Every third tick patched (20 Hz), each stamped with the last tick its frame ran.
     expect(states.size).toBe(200);
