@@ -4,6 +4,7 @@
  * never faster than 1 + maxSlew), large errors snapped and counted, the render delay sized from
  * the measured jitter. Time is fed explicitly: no test reads a clock.
  */
+import { FixedLoop } from '@fixedtick/core';
 import { TickClock } from '@fixedtick/core/net';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../test/support/random.ts';
@@ -136,6 +137,35 @@ describe('TickClock', () => {
     const slightly = clock.paceFor(clock.predictTick - 0.5);
     expect(slightly).toBeGreaterThan(1);
     expect(slightly).toBeLessThan(1.05);
+  });
+
+  it('paces a client loop onto the prediction line: time scale within 1 ± maxSlew, error under half a tick', () => {
+    const clock = new TickClock({ tickRate: 60, maxSlew: 0.05 });
+    for (let i = 0; i < 8; i++) clock.observeRoundTrip(100);
+    const loop = new FixedLoop({ tickRate: 60 });
+    // The client starts 20 ticks behind where it should predict (a fresh connection).
+    let predicted = -1;
+    loop.onFixedUpdate(() => {
+      predicted++;
+    });
+    let n = 0;
+    const scales: number[] = [];
+    const errors: number[] = [];
+    for (let t = 0; t < 20_000; t += 1000 / 144) {
+      while (n * PERIOD + 50 <= t) clock.observe(n, n++ * PERIOD + 50);
+      clock.update(t);
+      if (!clock.synced) continue;
+      if (predicted < 0) predicted = Math.floor(clock.predictTick) - 20;
+      loop.timeScale = clock.paceFor(predicted + loop.alpha);
+      scales.push(loop.timeScale);
+      loop.advance(1 / 144);
+      errors.push(clock.predictTick - (predicted + loop.alpha));
+    }
+    expect(Math.min(...scales)).toBeGreaterThanOrEqual(0.95);
+    expect(Math.max(...scales)).toBeLessThanOrEqual(1.05);
+    expect(errors[0]).toBeGreaterThan(19);
+    // 20 ticks (333 ms) at 5 % faster take under 7 s; after that it stays on the line.
+    expect(Math.max(...errors.slice(144 * 10).map(Math.abs))).toBeLessThan(0.5);
   });
 
   it('smooths round trips as RFC 6298 does (gain 1/8), and ignores nonsense', () => {
