@@ -33,6 +33,9 @@ import {
 import { compareRounds } from '../lib.ts';
 
 const CLIENTS = 32;
+
+/** Nanoseconds as microseconds, two decimals. */
+const microseconds = (ns: number): number => Math.round(ns / 10) / 100;
 const DT = 1 / 60;
 
 class Box extends Schema {
@@ -151,8 +154,8 @@ function serverTick(entities: number) {
   return {
     entities,
     clients: CLIENTS,
-    serverUsPerTick: Math.round(timing.aNs / 10) / 100,
-    handWrittenUsPerTick: Math.round(timing.bNs / 10) / 100,
+    serverUsPerTick: microseconds(timing.aNs),
+    handWrittenUsPerTick: microseconds(timing.bNs),
     ratio: timing.ratio,
     bytesPerTickPerClient: bytes,
   };
@@ -221,8 +224,8 @@ function clientFrame(entities: number) {
   return {
     entities,
     remoteEntities: remote,
-    clientUsPerFrame: Math.round(timing.aNs / 10) / 100,
-    handWrittenUsPerFrame: Math.round(timing.bNs / 10) / 100,
+    clientUsPerFrame: microseconds(timing.aNs),
+    handWrittenUsPerFrame: microseconds(timing.bNs),
     ratio: timing.ratio,
   };
 }
