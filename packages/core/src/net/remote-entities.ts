@@ -109,9 +109,12 @@ export class RemoteEntities {
         `fixedtick: push needs ${ids.length * POSE_STRIDE} numbers for ${ids.length} poses, got ${rows.length}`,
       );
     }
+    const known = this.#ids;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
-      let buffer = this.#buffers.get(id);
+      // Servers send their entities in the same order snapshot after snapshot: then the row's
+      // index finds the buffer without a map lookup.
+      let buffer = known[i] === id ? this.#list[i] : this.#buffers.get(id);
       if (buffer === undefined) {
         buffer = new SnapshotBuffer(this.#capacity);
         this.#buffers.set(id, buffer);
