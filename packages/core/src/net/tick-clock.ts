@@ -236,13 +236,16 @@ export class TickClock {
 
   #estimate(): void {
     const count = this.#count;
-    const sorted = this.#scratch.subarray(0, count);
-    sorted.set(this.#samples.subarray(0, count));
+    // Once the window is full (a second after connecting) the whole arrays are sorted, with no
+    // subarray views: a message then allocates nothing here.
+    const full = count === this.#samples.length;
+    const sorted = full ? this.#scratch : this.#scratch.subarray(0, count);
+    sorted.set(full ? this.#samples : this.#samples.subarray(0, count));
     sorted.sort();
     this.#lineMs = sorted[0];
     this.#jitterMs =
       sorted[Math.min(count - 1, Math.ceil(JITTER_PERCENTILE * (count - 1)))] - sorted[0];
-    sorted.set(this.#gaps.subarray(0, count));
+    sorted.set(full ? this.#gaps : this.#gaps.subarray(0, count));
     sorted.sort();
     this.#intervalTicks = sorted[count >> 1];
   }
