@@ -18,7 +18,7 @@
  *   a snapshot of every other entity pushed into `RemoteEntities`, and all of them sampled at the
  *   render tick — beside a hand-written loop that keeps the previous and current snapshot per
  *   entity and interpolates them with the same lerp and slerp (what a client without Fixedtick
- *   writes).
+ *   writes) — and the heap bytes the client's frame allocates (`allocationPerCall`).
  */
 import { defineTypes, Encoder, MapSchema, Schema } from '@colyseus/schema';
 import { lerp, slerp } from '../../packages/core/src/entries/interpolation.ts';
@@ -30,7 +30,7 @@ import {
   TickInputQueue,
   TickInputState,
 } from '../../packages/core/src/entries/net.ts';
-import { compareRounds } from '../lib.ts';
+import { allocationPerCall, compareRounds } from '../lib.ts';
 
 const CLIENTS = 32;
 
@@ -221,9 +221,11 @@ function clientFrame(entities: number) {
     }
   };
   const timing = compareRounds(ourFrame, theirFrame, 500, 15);
+  const allocation = allocationPerCall(ourFrame, 2000, 5000);
   return {
     entities,
     remoteEntities: remote,
+    clientBytesPerFrame: Math.round(allocation.bytesPerCall * 10) / 10,
     clientUsPerFrame: microseconds(timing.aNs),
     handWrittenUsPerFrame: microseconds(timing.bNs),
     ratio: timing.ratio,
