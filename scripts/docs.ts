@@ -52,6 +52,7 @@ const GUIDE_ORDER = [
   'timing-model',
   'interpolation',
   'input-and-determinism',
+  'multiplayer',
   'timing-graph',
   'porting/unity',
   'porting/godot',

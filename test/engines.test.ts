@@ -45,7 +45,7 @@ describe('Node versions', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
-  it.each(['core', 'three', 'babylon', 'react-three'])(
+  it.each(['core', 'three', 'babylon', 'react-three', 'colyseus'])(
     '@fixedtick/%s declares a run-time range that covers the repository range',
     (pkg) => {
       const range = json<Manifest>(`packages/${pkg}/package.json`).engines?.node;

@@ -174,6 +174,11 @@ describe('README quick starts', () => {
       'declare const el: HTMLElement;',
       '',
     ].join('\n'),
+    colyseus: [
+      "import type { TickInput } from '@fixedtick/core/net';",
+      'declare function movePlayer(id: string, input: TickInput, dt: number): void;',
+      '',
+    ].join('\n'),
   };
 
   it('type-check against the real packages', () => {

@@ -12,5 +12,6 @@ export default defineConfig(
     godot: 'src/entries/godot.ts',
     roblox: 'src/entries/roblox.ts',
     tracking: 'src/entries/tracking.ts',
+    net: 'src/entries/net.ts',
   }),
 );

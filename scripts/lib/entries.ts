@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The packages whose API is documented, in the order they appear. */
-export const DOCUMENTED_PACKAGES = ['core', 'three', 'babylon', 'react-three'] as const;
+export const DOCUMENTED_PACKAGES = ['core', 'three', 'babylon', 'react-three', 'colyseus'] as const;
 
 export interface Entry {
   /** The import specifier users write. */

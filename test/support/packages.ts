@@ -14,7 +14,7 @@ const execFile = promisify(execFileCallback);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Every published package, core first (the adapters' declarations are built against it). */
-export const PACKAGES = ['core', 'three', 'babylon', 'react-three'] as const;
+export const PACKAGES = ['core', 'three', 'babylon', 'react-three', 'colyseus'] as const;
 /** One published package's folder name under packages/. */
 export type PackageName = (typeof PACKAGES)[number];
 
