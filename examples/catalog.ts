@@ -22,8 +22,11 @@ export interface ExampleEntry {
   readonly bundled?: boolean;
 }
 
-/** Where "view source" points: the example's folder in the repository. */
-export const SOURCE_URL = 'https://github.com/fixedtick/fixedtick/tree/main/examples';
+/**
+ * Where "View source" points: the example's folder as the local server lists it
+ * (`/source/<slug>/`, examples/serve.ts), so the source opens from the running `npm start`.
+ */
+export const sourceUrl = (slug: string): string => `/source/${slug}/`;
 
 /** Every browser example. */
 export const examples: readonly ExampleEntry[] = [

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { examples, SOURCE_URL } from '../../examples/catalog.ts';
+import { examples, sourceUrl } from '../../examples/catalog.ts';
 import {
   type ExamplesSite,
   launchChromium,
@@ -120,7 +120,7 @@ describe('the gallery (examples/index.html)', () => {
           thumb: `./${e.slug}/`,
           image: `./thumbnails/${e.slug}.png`,
           look: `What to look at: ${e.lookFor}`,
-          source: `${SOURCE_URL}/${e.slug}`,
+          source: sourceUrl(e.slug),
         })),
       );
       for (const card of cards) expect(card.right).toBeLessThanOrEqual(width);

@@ -1,6 +1,6 @@
 /**
  * End-to-end harness: builds the examples app, serves it on a free localhost port, drives
- * Debian's Chromium through playwright-core, and reads what the pages publish.
+ * Chromium (chromium-path.ts finds it) through playwright-core, and reads what the pages publish.
  *
  * Every check waits for a condition (`page.waitForFunction`), never for a fixed time.
  */
@@ -16,6 +16,7 @@ import { type RunningServer, serveExamples } from '../../examples/serve.ts';
 import viteConfig from '../../examples/vite.config.ts';
 import { ensureBuilt, PACKAGES } from '../support/packages.ts';
 import { onceInRun, sharedRunDir } from '../support/run-once.ts';
+import { findChromium } from './chromium-path.ts';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -93,12 +94,12 @@ export async function startExamples(only?: readonly string[]): Promise<ExamplesS
   };
 }
 
-/** Launches Chromium (`CHROMIUM_PATH`, default /usr/bin/chromium). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+/**
+ * Launches Chromium: `CHROMIUM_PATH`, else the usual install paths (chromium-path.ts); without
+ * one it rejects with one line saying how to install it.
+ */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }
 
 /** A page and every console error, uncaught exception and failed request it produced. */

@@ -28,15 +28,21 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** Builds a package when its dist is missing or older than its sources or build config. */
+/**
+ * Builds a package when its dist is missing, older than its sources or build config, or has no
+ * declaration files (`npm start` builds without them).
+ */
 export function ensureBuilt(pkg: PackageName): void {
   const marker = join(dir(pkg), 'dist', 'index.js');
+  const declarations = join(dir(pkg), 'dist', 'index.d.ts');
   const sources = Math.max(
     newestMtime(join(dir(pkg), 'src')),
     statSync(join(dir(pkg), 'package.json')).mtimeMs,
     statSync(join(dir(pkg), 'tsup.config.ts')).mtimeMs,
   );
-  if (existsSync(marker) && statSync(marker).mtimeMs >= sources) return;
+  if (existsSync(marker) && existsSync(declarations) && statSync(marker).mtimeMs >= sources) {
+    return;
+  }
   execFileSync('npm', ['run', 'build', '-w', `packages/${pkg}`], { cwd: root, stdio: 'pipe' });
 }
 
