@@ -71,7 +71,12 @@ scene.add(pickup);
 
 const loop = new ThreeFixedLoop({ ...presets.unity, renderer, scene, camera });
 // Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
-createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
+createTimingGraph(loop, {
+  container: stage,
+  position: 'bottom-left',
+  toggleKey: 'g',
+  help: '/guides/timing-graph.md',
+});
 const Time = new UnityTime(loop);
 const display = new SimulatedDisplay('real');
 

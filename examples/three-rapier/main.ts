@@ -64,7 +64,12 @@ input.bindKeyboard(window, {
   preventDefault: ['KeyF', 'KeyT', 'Space', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'],
 });
 const display = new SimulatedDisplay('real');
-createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
+createTimingGraph(loop, {
+  container: stage,
+  position: 'bottom-left',
+  toggleKey: 'g',
+  help: '/guides/timing-graph.md',
+});
 
 addGround(RAPIER, world, scene);
 const pile = buildPile(RAPIER, world, scene, physics);
@@ -218,6 +223,18 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-k
     input.press(key);
     input.release(key);
   });
+}
+// The touch pad: a walk button holds its key (data-hold) for as long as it is pressed, as a
+// finger or the mouse keeps it down, through the same latch the keyboard feeds.
+for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-hold]')) {
+  const key = button.dataset.hold as string;
+  button.addEventListener('pointerdown', (event) => {
+    button.setPointerCapture(event.pointerId);
+    input.press(key);
+  });
+  for (const end of ['pointerup', 'pointercancel', 'lostpointercapture'] as const) {
+    button.addEventListener(end, () => input.release(key));
+  }
 }
 keysAfterControls();
 

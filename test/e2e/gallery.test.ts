@@ -92,6 +92,54 @@ function clipping(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * What covers what: the timing graph (its canvas and its help line) over any text of the page,
+ * and the labels drawn over the view over each other. A text element is a shown element with a
+ * text node of its own; boxes are compared as the browser lays them out.
+ */
+function overlaps(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type Box = { left: number; top: number; right: number; bottom: number };
+    const meets = (a: Box, b: Box) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && style.visibility !== 'hidden';
+    };
+    const describe = (el: Element) =>
+      `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    const graphParts = [
+      ...document.querySelectorAll('.fixedtick-timing-graph, .fixedtick-timing-graph-help'),
+    ].filter(shown);
+    const inGraph = (el: Element) => graphParts.some((part) => part.contains(el));
+    const texts = [...document.body.querySelectorAll('*')].filter(
+      (el) =>
+        !inGraph(el) &&
+        shown(el) &&
+        [...el.childNodes].some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== ''),
+    );
+    const problems: string[] = [];
+    for (const part of graphParts) {
+      const box = part.getBoundingClientRect();
+      for (const text of texts) {
+        if (meets(box, text.getBoundingClientRect())) {
+          problems.push(`the timing graph (${part.className}) covers ${describe(text)}`);
+        }
+      }
+    }
+    const labels = [...document.querySelectorAll('.lane-labels span, .view-labels span')];
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        if (meets(labels[i].getBoundingClientRect(), labels[j].getBoundingClientRect())) {
+          problems.push(`${describe(labels[i])} overlaps ${describe(labels[j])}`);
+        }
+      }
+    }
+    return problems;
+  });
+}
+
 describe('the gallery (examples/index.html)', () => {
   it.each(VIEWPORTS)(
     'shows every example with its thumbnail, what to look at and source, fitting $name',
@@ -131,7 +179,29 @@ describe('the gallery (examples/index.html)', () => {
   );
 });
 
-describe.each(examples)('example $slug', ({ slug }) => {
+describe('the committed thumbnails', () => {
+  it('are distinct: no two alike', async () => {
+    const page = await browser.newPage();
+    const shots = examples.map((e) => ({
+      slug: e.slug,
+      png: readFileSync(join(thumbnails, `${e.slug}.png`)),
+    }));
+    const alike: string[] = [];
+    for (let i = 0; i < shots.length; i++) {
+      for (let j = i + 1; j < shots.length; j++) {
+        const d = await compareThumbnails(page, shots[i].png, shots[j].png);
+        // Twice what a re-capture of one page may differ by.
+        if (d.changed <= 2 * THUMBNAIL_TOLERANCE.changed) {
+          alike.push(`${shots[i].slug} ~ ${shots[j].slug} (${JSON.stringify(d)})`);
+        }
+      }
+    }
+    await page.close();
+    expect(alike).toEqual([]);
+  });
+});
+
+describe.each(examples)('example $slug', ({ slug, thumbnailFrames }) => {
   it('shows the timing graph, and G toggles it right after a control was used', async () => {
     const { page, errors } = await openPage(browser, new URL(`${slug}/`, site.url).href);
     await waitForFrames(page, 5);
@@ -159,11 +229,13 @@ describe.each(examples)('example $slug', ({ slug }) => {
     expect(errors).toEqual([]);
   });
 
-  it.each(VIEWPORTS)('fits $name with nothing clipped', async ({ width, height }) => {
+  it.each(VIEWPORTS)('fits $name with nothing clipped or covered', async ({ width, height }) => {
     const url = new URL(`${slug}/`, site.url).href;
     const { page, errors } = await openPage(browser, url, { viewport: { width, height } });
     await waitForFrames(page, 3);
     expect(await clipping(page)).toEqual([]);
+    expect(await page.locator('.fixedtick-timing-graph-help').count()).toBe(1);
+    expect(await overlaps(page)).toEqual([]);
     await page.close();
     expect(errors).toEqual([]);
   });
@@ -171,7 +243,7 @@ describe.each(examples)('example $slug', ({ slug }) => {
   it('has a committed thumbnail that is what the page draws now', async () => {
     const { page, errors } = await openPage(browser, new URL(`${slug}/`, site.url).href, {
       viewport: { width: 1280, height: 720 },
-      beforeLoad: thumbnailClock,
+      beforeLoad: (p) => thumbnailClock(p, thumbnailFrames),
     });
     const fresh = await captureThumbnail(page);
     const file = join(thumbnails, `${slug}.png`);

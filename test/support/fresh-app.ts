@@ -23,7 +23,14 @@ export function freshApp(): Promise<string> {
       '@dimforge/rapier3d-compat',
       '@babylonjs/core',
       '@babylonjs/havok',
+      'react',
+      'react-dom',
+      '@react-three/fiber',
       'vite',
+      'typescript',
+      '@types/react',
+      '@types/react-dom',
+      '@types/three',
     ];
     await run(
       'npm',
