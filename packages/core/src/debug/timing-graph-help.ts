@@ -58,8 +58,11 @@ export function attachGraphHelp(placement: GraphHelpPlacement): HTMLDetailsEleme
   help.className = 'fixedtick-timing-graph-help';
   const style = help.style;
   style.cssText = `position:${placement.fixed ? 'fixed' : 'absolute'};z-index:2147483000;box-sizing:border-box;max-width:${width}px;padding:2px 6px;border-radius:3px;font:11px/1.35 system-ui,sans-serif;color:${TEXT_COLOUR};background:${BACKGROUND}`;
-  style[placement.top ? 'top' : 'bottom'] = `${8 + height + 2}px`;
-  style[placement.left ? 'left' : 'right'] = '8px';
+  const offset = `${8 + height + 2}px`;
+  style.top = placement.top ? offset : 'auto';
+  style.bottom = placement.top ? 'auto' : offset;
+  style.left = placement.left ? '8px' : 'auto';
+  style.right = placement.left ? 'auto' : '8px';
   const summary = doc.createElement('summary');
   summary.textContent = 'What is this graph?';
   summary.style.cursor = 'pointer';

@@ -122,8 +122,13 @@ export function createTimingGraph(
   style.position = container === doc.body ? 'fixed' : 'absolute';
   style.zIndex = '2147483000';
   style.pointerEvents = 'none';
-  style[position.startsWith('top') ? 'top' : 'bottom'] = '8px';
-  style[position.endsWith('left') ? 'left' : 'right'] = '8px';
+  // Both sides of each axis, so a page's own rule for canvases (`inset: 0`) cannot move it.
+  const top = position.startsWith('top');
+  const left = position.endsWith('left');
+  style.top = top ? '8px' : 'auto';
+  style.bottom = top ? 'auto' : '8px';
+  style.left = left ? '8px' : 'auto';
+  style.right = left ? 'auto' : '8px';
   const ctx = canvas.getContext('2d');
   if (ctx === null) throw new Error('fixedtick: createTimingGraph could not get a 2D context');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -137,8 +142,8 @@ export function createTimingGraph(
           doc,
           container,
           fixed: container === doc.body,
-          top: position.startsWith('top'),
-          left: position.endsWith('left'),
+          top,
+          left,
           width,
           height,
           guide,
