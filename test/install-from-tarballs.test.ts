@@ -26,7 +26,12 @@ const readmeBlock = (pkg: string) => labelledBlock(join(root, 'packages', pkg, '
  * whose `FixedLoop` the test runs in the app (React Three Fiber itself is left to the browser).
  */
 const APPS = [
-  { name: 'core', block: () => readmeBlock('core'), imports: ['@fixedtick/core'], runs: '@fixedtick/core' },
+  {
+    name: 'core',
+    block: () => readmeBlock('core'),
+    imports: ['@fixedtick/core'],
+    runs: '@fixedtick/core',
+  },
   {
     name: 'three',
     block: () => docSnippet('three.md', BLOCK),
