@@ -118,7 +118,7 @@ describe.each(APPS)('the install block for $name, run verbatim in a fresh app', 
       [
         '--input-type=module',
         '-e',
-        `const { FixedLoop } = await import(${JSON.stringify(app.runs)}); const loop = new FixedLoop({ tickRate: 60 }); loop.advance(1); console.log(loop.tick);`,
+        `const { FixedLoop } = await import(${JSON.stringify(app.runs)}); const loop = new FixedLoop({ tickRate: 60 }); for (let i = 0; i < 144; i++) loop.advance(1 / 144); console.log(loop.tick);`,
       ],
       folder,
     );

@@ -21,7 +21,9 @@ import {
   countAnimationFrames,
   launchChromium,
   openPage,
+  type PngDecoderWindow,
   waitForAnimationFrames,
+  withPngDecoder,
 } from './harness.ts';
 
 // npm install of the tarballs and the engines, two Vite builds, software WebGL: generous limits.
@@ -122,15 +124,11 @@ interface ObjectBox {
 /** Finds the object's pixels in a screenshot of the canvas, decoded in the page. */
 async function objectBox(page: Page, object: 'scene' | 'orange'): Promise<ObjectBox> {
   const png = await canvasShot(page);
+  await withPngDecoder(page);
   return page.evaluate(
     async ([base64, kind]) => {
-      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-      const { width, height } = bitmap;
-      const canvas = new OffscreenCanvas(width, height);
-      const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
-      context.drawImage(bitmap, 0, 0);
-      const data = context.getImageData(0, 0, width, height).data;
+      const decode = (window as unknown as PngDecoderWindow).__fixedtickDecodePng;
+      const { width, height, data } = await decode(base64);
       const isObject = (r: number, g: number, b: number) =>
         kind === 'orange'
           ? r >= 120 && r - b >= 70 && r - g >= 30

@@ -13,7 +13,12 @@
  * Chromium build; a changed scene, layout or colour is far beyond it.
  */
 import type { Page } from 'playwright-core';
-import { compareImages, type ImageDifference } from './harness.ts';
+import {
+  compareImages,
+  type ImageDifference,
+  type PngDecoderWindow,
+  withPngDecoder,
+} from './harness.ts';
 
 /** Frames fed before the page freezes: 1.5 s of game time at 60 Hz. */
 export const THUMBNAIL_FRAMES = 90;
@@ -102,14 +107,10 @@ interface Clip {
  */
 async function sceneClip(page: Page, stage: Clip): Promise<Clip> {
   const shot = await page.screenshot({ clip: stage });
+  await withPngDecoder(page);
   const found = await page.evaluate(async (base64) => {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const { width, height } = bitmap;
-    const canvas = new OffscreenCanvas(width, height);
-    const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
-    context.drawImage(bitmap, 0, 0);
-    const data = context.getImageData(0, 0, width, height).data;
+    const decode = (window as unknown as PngDecoderWindow).__fixedtickDecodePng;
+    const { width, height, data } = await decode(base64);
     const counts = new Map<number, number>();
     for (let i = 0; i < data.length; i += 4) {
       const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];

@@ -73,14 +73,18 @@ export async function run(
 
 /** The tarball of every package, packed once per run: `{ core: '/…/fixedtick-core-0.1.0.tgz', … }`. */
 export async function packedTarballs(): Promise<Record<PackageName, string>> {
-  const out = await onceInRun('tarballs', async (folder) => {
-    for (const pkg of PACKAGES) ensureBuilt(pkg);
-    await run(
-      'npm',
-      ['pack', '--pack-destination', folder, ...PACKAGES.map((p) => `./packages/${p}`)],
-      root,
-    );
-  });
+  const out = await onceInRun(
+    'tarballs',
+    async (folder) => {
+      for (const pkg of PACKAGES) ensureBuilt(pkg);
+      await run(
+        'npm',
+        ['pack', '--pack-destination', folder, ...PACKAGES.map((p) => `./packages/${p}`)],
+        root,
+      );
+    },
+    'building and packing the four packages, once per run (1–2 min)',
+  );
   const files = readdirSync(out);
   return Object.fromEntries(
     PACKAGES.map((pkg) => {
