@@ -25,7 +25,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { keysAfterControls } from '../shared/controls.ts';
+import { holdButtons, keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -216,6 +216,14 @@ window.addEventListener('keydown', (event) => {
 });
 window.addEventListener('keyup', (event) => held.delete(event.code));
 window.addEventListener('blur', () => held.clear());
+// The touch pad: steering buttons hold their key while pressed; Jump is a press of Space.
+holdButtons(
+  (key) => held.add(key),
+  (key) => held.delete(key),
+);
+document.getElementById('jump')?.addEventListener('click', () => {
+  jumpRequested = true;
+});
 
 const interpolationSelect = document.getElementById('interpolation') as HTMLSelectElement;
 interpolationSelect.addEventListener('change', () => {

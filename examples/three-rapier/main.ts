@@ -19,7 +19,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { keysAfterControls } from '../shared/controls.ts';
+import { holdButtons, keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 import { addCharacter } from './character.ts';
@@ -224,18 +224,11 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-k
     input.release(key);
   });
 }
-// The touch pad: a walk button holds its key (data-hold) for as long as it is pressed, as a
-// finger or the mouse keeps it down, through the same latch the keyboard feeds.
-for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-hold]')) {
-  const key = button.dataset.hold as string;
-  button.addEventListener('pointerdown', (event) => {
-    button.setPointerCapture(event.pointerId);
-    input.press(key);
-  });
-  for (const end of ['pointerup', 'pointercancel', 'lostpointercapture'] as const) {
-    button.addEventListener(end, () => input.release(key));
-  }
-}
+// The touch pad: a walk button holds its key while pressed, through the keyboard's latch.
+holdButtons(
+  (key) => input.press(key),
+  (key) => input.release(key),
+);
 keysAfterControls();
 
 const displayNote = document.getElementById('display-note') as HTMLParagraphElement;
