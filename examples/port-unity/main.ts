@@ -112,6 +112,8 @@ const state = expose({
   simulated: [0, 0, 0],
   /** Largest distance between the camera and where LateUpdate put it, over all frames. */
   cameraError: 0,
+  /** Steered by the player (keys or the touch pad) in the last FixedUpdate. */
+  steered: false,
 });
 
 type Phase = 'start' | 'fixed' | 'update' | 'late';
@@ -151,6 +153,7 @@ class PlayerController extends MonoBehaviour {
     // Steering: keys if any are held, else drive in circles.
     const left = held.has('ArrowLeft') || held.has('KeyA');
     const right = held.has('ArrowRight') || held.has('KeyD');
+    state.steered = left || right;
     const turn = left || right ? (left ? 1 : 0) - (right ? 1 : 0) : 0.45;
     this.heading += turn * TURN * Time.deltaTime;
     const throttle = held.has('ArrowDown') || held.has('KeyS') ? -0.5 : 1;
