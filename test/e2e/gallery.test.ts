@@ -180,12 +180,21 @@ describe('the gallery (examples/index.html)', () => {
 });
 
 describe.each(examples)('example $slug', ({ slug, thumbnailFrames }) => {
-  it('shows the timing graph, and G toggles it right after a control was used', async () => {
+  it('shows the timing graph, explained in place, and G toggles it right after a control was used', async () => {
     const { page, errors } = await openPage(browser, new URL(`${slug}/`, site.url).href);
     await waitForFrames(page, 5);
     const graph = page.locator('canvas.fixedtick-timing-graph');
     expect(await graph.count()).toBe(1);
     expect(await graph.isVisible()).toBe(true);
+    // It explains itself in place: opened, its help line names the marks and links the guide.
+    const help = page.locator('details.fixedtick-timing-graph-help');
+    await help.locator('summary').click();
+    const explained = (await help.textContent()) ?? '';
+    for (const mark of ['Bar height:', 'White line:', 'Blue lane:']) {
+      expect(explained).toContain(mark);
+    }
+    expect(await help.locator('a').getAttribute('href')).toBe('/guides/timing-graph.md');
+    await help.locator('summary').click();
     // Use a control the way a person does (the first select: pick another option), then press G.
     const select = page.locator('.panel select').first();
     if ((await select.count()) > 0) {
