@@ -21,7 +21,7 @@ describe('findChromium', () => {
 
   it('names CHROMIUM_PATH when it points at nothing', () => {
     expect(() => findChromium('linux', { CHROMIUM_PATH: '/nope' }, only())).toThrow(
-      'CHROMIUM_PATH is /nope, which does not exist.',
+      'CHROMIUM_PATH is /nope, which does not exist: point it at a Chromium or Chrome executable, or unset it to try the usual install paths.',
     );
   });
 

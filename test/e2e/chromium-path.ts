@@ -53,10 +53,11 @@ export function findChromium(
 ): string {
   const chosen = env.CHROMIUM_PATH;
   if (chosen !== undefined && chosen !== '') {
-    if (!exists(chosen))
+    if (!exists(chosen)) {
       throw new Error(
         `CHROMIUM_PATH is ${chosen}, which does not exist: point it at a Chromium or Chrome executable, or unset it to try the usual install paths.`,
       );
+    }
     return chosen;
   }
   const found = usualChromiumPaths(platform, env).find(exists);
