@@ -75,6 +75,11 @@ function clipping(page: Page): Promise<string[]> {
       if (width >= 1000 && panel.scrollHeight > innerHeight + 1) {
         problems.push(`the panel needs ${panel.scrollHeight} px of a ${innerHeight} px window`);
       }
+      // On a phone the controls follow the view within the first screen: no scrolling past
+      // empty stage to reach them.
+      if (width < 800 && box.top > innerHeight * 0.65) {
+        problems.push(`the panel starts ${box.top} px down a ${innerHeight} px screen`);
+      }
     }
     const stage = document.querySelector('.stage');
     if (stage !== null) {
