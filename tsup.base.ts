@@ -4,13 +4,15 @@ import type { Options } from 'tsup';
 
 /**
  * The one build config every package uses: ESM + CJS + declarations, no minification (the
- * consumer's bundler minifies), peers left external.
+ * consumer's bundler minifies), peers left external. `FIXEDTICK_DECLARATIONS=0` skips the
+ * declaration files, which only publishing and the packaging tests need: `npm start` builds that
+ * way (scripts/start.ts), `npm run build` and `npm run pack` with them.
  */
 export function packageBuild(entry: Record<string, string>, external: string[] = []): Options {
   return {
     entry,
     format: ['esm', 'cjs'],
-    dts: true,
+    dts: process.env.FIXEDTICK_DECLARATIONS !== '0',
     sourcemap: true,
     clean: true,
     target: 'es2022',

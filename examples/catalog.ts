@@ -20,10 +20,19 @@ export interface ExampleEntry {
    * the build instead of bundled. @defaultValue true
    */
   readonly bundled?: boolean;
+  /**
+   * Frames of a perfect 60 Hz display the page runs before its thumbnail is taken
+   * (test/e2e/thumbnails.ts): another moment of the same scene, so that two pages drawing the
+   * same scene still get thumbnails of their own. @defaultValue 90 (1.5 s)
+   */
+  readonly thumbnailFrames?: number;
 }
 
-/** Where "view source" points: the example's folder in the repository. */
-export const SOURCE_URL = 'https://github.com/fixedtick/fixedtick/tree/main/examples';
+/**
+ * Where "View source" points: the example's folder as the local server lists it
+ * (`/source/<slug>/`, examples/serve.ts), so the source opens from the running `npm start`.
+ */
+export const sourceUrl = (slug: string): string => `/source/${slug}/`;
 
 /** Every browser example. */
 export const examples: readonly ExampleEntry[] = [
@@ -38,6 +47,8 @@ export const examples: readonly ExampleEntry[] = [
   {
     slug: 'r3f-jump',
     title: 'The 96 px ledge (React Three Fiber)',
+    // The scene of three-jump: caught at another moment of the jump.
+    thumbnailFrames: 66,
     summary:
       'The same jump as R3F components on @fixedtick/react-three: <FixedTick>, useFixedUpdate and a useTracked mesh, at a simulated 30, 60 or 144 fps display or on R3F’s own frame loop.',
     lookFor:

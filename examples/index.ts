@@ -1,4 +1,4 @@
-import { examples, SOURCE_URL } from './catalog.ts';
+import { examples, sourceUrl } from './catalog.ts';
 
 /** One gallery card: thumbnail and title link to the page, summary, what to look at, source. */
 function card(example: (typeof examples)[number]): HTMLLIElement {
@@ -24,7 +24,7 @@ function card(example: (typeof examples)[number]): HTMLLIElement {
   look.className = 'look';
   look.textContent = `What to look at: ${example.lookFor}`;
   const source = document.createElement('a');
-  source.href = `${SOURCE_URL}/${example.slug}`;
+  source.href = sourceUrl(example.slug);
   source.className = 'source';
   source.textContent = 'View source';
   item.append(thumb, title, summary, look, source);

@@ -1,7 +1,8 @@
 /**
- * A tiny static server for the built examples (examples/dist) and, at /docs/, the generated
- * documentation site (docs-site/, made by `npm run docs`) when it exists. Used by `npm start`
- * and by the end-to-end tests; no dependency beyond Node.
+ * A tiny static server for the built examples (examples/dist); the guides (docs/*.md, rendered
+ * on request) at /guides/; each example's source as plain text at /source/<folder>/; and, at
+ * /docs/, the generated documentation site with the API reference (docs-site/, made by
+ * `npm run docs`) when it exists. Used by `npm start` and by the end-to-end tests.
  *
  * Run: `tsx examples/serve.ts [--port 4173]` (or PORT=…). Prints the address it listens on.
  */
@@ -11,6 +12,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guidePage, guidesIndex } from './guides-page.ts';
+import { isSourceFolder, sourceListing } from './source-page.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,8 +33,9 @@ const TYPES: Record<string, string> = {
 const NO_DOCS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>Fixedtick docs</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto">
-<h1>Documentation not built</h1><p>Run <code>npm run docs</code> to generate the documentation
-site into <code>docs-site/</code>, then reload. The Markdown guides are in <code>docs/</code>.</p>
+<h1>API reference not built</h1><p>The guides are here: <a href="/guides/">Guides</a>. The
+API reference is generated: run <code>npm run docs</code> (about a minute) to build the
+documentation site into <code>docs-site/</code>, then reload.</p>
 <p><a href="/">Back to the examples</a></p></body></html>`;
 
 /** Options of {@link serveExamples}. */
@@ -40,6 +44,10 @@ export interface ServeOptions {
   root?: string;
   /** Served at /docs/ when the folder exists. @defaultValue docs-site/ at the repository root */
   docsRoot?: string;
+  /** The Markdown guides, rendered at /guides/. @defaultValue docs/ at the repository root */
+  guidesRoot?: string;
+  /** The example sources, shown at /source/. @defaultValue the examples/ folder */
+  sourceRoot?: string;
   /** 0 = any free port. @defaultValue 0 */
   port?: number;
   /** @defaultValue '127.0.0.1' */
@@ -73,21 +81,63 @@ async function fileFor(path: string): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * The pages made on request: the guides' index and each guide rendered from Markdown
+ * (/guides/…md), and the listing of an example's folder (/source/<folder>/). Undefined for a
+ * plain file (a figure, a source file), which is served as it is.
+ */
+function generatedPage(
+  path: string,
+  guidesRoot: string,
+  sourceRoot: string,
+): { type: string; body: string } | undefined {
+  const html = TYPES['.html'];
+  if (path === '/guides/') return { type: html, body: guidesIndex(guidesRoot) };
+  if (path.startsWith('/guides/') && path.endsWith('.md')) {
+    const file = inside(guidesRoot, path.slice('/guides'.length));
+    if (file !== undefined && existsSync(file)) return { type: html, body: guidePage(file) };
+  }
+  const folder = /^\/source\/([\w-]+)\/$/.exec(path)?.[1];
+  if (folder !== undefined && isSourceFolder(folder)) {
+    const dir = join(sourceRoot, folder);
+    if (existsSync(dir)) return { type: html, body: sourceListing(folder, dir) };
+  }
+  return undefined;
+}
+
 /** Starts the static server; resolves once it listens. */
 export function serveExamples(options: ServeOptions = {}): Promise<RunningServer> {
   const root = resolve(options.root ?? fileURLToPath(new URL('./dist', import.meta.url)));
   const docsRoot = resolve(
     options.docsRoot ?? fileURLToPath(new URL('../docs-site', import.meta.url)),
   );
+  const guidesRoot = resolve(
+    options.guidesRoot ?? fileURLToPath(new URL('../docs', import.meta.url)),
+  );
+  const sourceRoot = resolve(options.sourceRoot ?? fileURLToPath(new URL('.', import.meta.url)));
   const host = options.host ?? '127.0.0.1';
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let base = root;
     let path = url.pathname;
-    if (path === '/docs') {
-      res.writeHead(301, { location: '/docs/' }).end();
-      return;
+    for (const section of ['/docs', '/guides', '/source']) {
+      if (path === section) {
+        res.writeHead(301, { location: `${section}/` }).end();
+        return;
+      }
+    }
+    if (path.startsWith('/guides/') || path.startsWith('/source/')) {
+      const generated = generatedPage(path, guidesRoot, sourceRoot);
+      if (generated !== undefined) {
+        res.writeHead(200, { 'content-type': generated.type, 'cache-control': 'no-cache' });
+        res.end(generated.body);
+        return;
+      }
+      const inSource = path.startsWith('/source/');
+      base = inSource ? sourceRoot : guidesRoot;
+      path = path.slice(path.indexOf('/', 1));
+      if (inSource && !isSourceFolder(path.split('/')[1] ?? '')) path = '/missing';
     }
     if (path.startsWith('/docs/')) {
       // Not built yet (or being rebuilt by `npm run docs` right now): say how to build it.
@@ -111,9 +161,11 @@ export function serveExamples(options: ServeOptions = {}): Promise<RunningServer
         return;
       }
       const body = await readFile(file);
+      // Source files read as text in the browser, whatever their extension.
+      const type = base === sourceRoot ? TYPES['.txt'] : TYPES[extname(file)];
       res
         .writeHead(200, {
-          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'content-type': type ?? 'application/octet-stream',
           'cache-control': 'no-cache',
         })
         .end(body);
@@ -140,22 +192,23 @@ export function serveExamples(options: ServeOptions = {}): Promise<RunningServer
   });
 }
 
-/** `npm start`: serve examples/dist on PORT (default 4173, or the next free one). */
-async function main(): Promise<void> {
+/**
+ * Serves examples/dist on `wanted` (or the next free port of 20) and prints the address: the
+ * last step of `npm start` (scripts/start.ts).
+ */
+export async function serveBuiltExamples(wanted: number): Promise<RunningServer> {
   const root = fileURLToPath(new URL('./dist', import.meta.url));
   if (!existsSync(join(root, 'index.html'))) {
-    console.error('examples/dist is missing: run `vite build -c examples/vite.config.ts` first.');
-    process.exitCode = 1;
-    return;
+    throw new Error('examples/dist is missing: run `npm start`, which builds it');
   }
-  const flag = process.argv.indexOf('--port');
-  const wanted = Number(flag >= 0 ? process.argv[flag + 1] : (process.env.PORT ?? 4173));
   for (let port = wanted; port < wanted + 20; port++) {
     try {
       const running = await serveExamples({ root, port });
       console.log(`Fixedtick examples: ${running.url}`);
-      console.log('(docs at /docs/ once `npm run docs` has built docs-site/; Ctrl+C to stop)');
-      return;
+      console.log(
+        `Guides: ${running.url}guides/ · API reference: ${running.url}docs/ (after \`npm run docs\`) · Ctrl+C stops`,
+      );
+      return running;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     }
@@ -163,6 +216,15 @@ async function main(): Promise<void> {
   throw new Error(`no free port in ${wanted}–${wanted + 19}`);
 }
 
+/** The port `npm start` asks for: `--port N`, else PORT, else 4173. */
+export function wantedPort(argv: readonly string[] = process.argv): number {
+  const flag = argv.indexOf('--port');
+  return Number(flag >= 0 ? argv[flag + 1] : (process.env.PORT ?? 4173));
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  void main();
+  serveBuiltExamples(wantedPort()).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
 }

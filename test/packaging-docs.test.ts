@@ -196,13 +196,19 @@ describe('README quick starts', () => {
   }, 120_000);
 });
 
-describe('getting-started pages (docs/three.md, docs/babylon.md)', () => {
-  it('type-check as they are, against the real packages and three/Babylon types', () => {
+describe('getting-started pages (docs/three.md, rapier.md, babylon.md, react-three.md)', () => {
+  it('type-check as they are, against the real packages and three/Babylon/R3F types', () => {
     const files = new Map<string, string>();
-    for (const doc of ['three', 'babylon']) {
+    for (const [doc, file] of [
+      ['three', 'main.ts'],
+      ['rapier', 'main.ts'],
+      ['babylon', 'main.ts'],
+      ['react-three', 'main.tsx'],
+    ]) {
       // Vite's client types give the `?url` import its type, as in a Vite app.
-      const code = `/// <reference types="vite/client" />\n${docSnippet(`${doc}.md`, 'main.ts')}`;
-      files.set(join(root, 'test', `.getting-started-${doc}.ts`), `${code}\nexport {};\n`);
+      const code = `/// <reference types="vite/client" />\n${docSnippet(`${doc}.md`, file)}`;
+      const ext = file.endsWith('.tsx') ? 'tsx' : 'ts';
+      files.set(join(root, 'test', `.getting-started-${doc}.${ext}`), `${code}\nexport {};\n`);
     }
     expect(typeErrors(files)).toEqual([]);
   }, 120_000);

@@ -107,6 +107,8 @@ describe('createTimingGraph outside a browser', () => {
     ['maxFrameMs', { maxFrameMs: 0 }],
     ['toggleKey', { toggleKey: '' }],
     ['position', { position: 'middle' as never }],
+    ['help', { help: '' }],
+    ['help', { help: 42 as never }],
   ])('rejects a bad %s with a RangeError naming it', (name, options) => {
     expect(() => createTimingGraph(new FixedLoop(), options)).toThrow(
       new RegExp(`option "${name}"`),

@@ -112,8 +112,9 @@ const display = new SimulatedDisplay('real');
 // Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
 createTimingGraph(loop, {
   container: document.getElementById('stage') as HTMLElement,
-  position: 'top-left',
+  position: 'bottom-left',
   toggleKey: 'g',
+  help: '/guides/timing-graph.md',
 });
 
 const state = expose({

@@ -21,7 +21,12 @@ scene.add(cube);
 
 const loop = new ThreeFixedLoop({ renderer, scene, camera, tickRate: 30 });
 loop.track(cube);
-createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
+createTimingGraph(loop, {
+  container: stage,
+  position: 'bottom-left',
+  toggleKey: 'g',
+  help: '/guides/timing-graph.md',
+});
 
 /** What the end-to-end test reads (docs/examples.md). */
 const state = { example: 'importmap', ready: false, frames: 0, ticks: 0, x: 0 };

@@ -65,7 +65,12 @@ scene.add(crate);
 
 const loop = new ThreeFixedLoop({ ...presets.roblox, renderer, scene, camera });
 // Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
-createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
+createTimingGraph(loop, {
+  container: stage,
+  position: 'bottom-left',
+  toggleKey: 'g',
+  help: '/guides/timing-graph.md',
+});
 const RunService = new RobloxRunService(loop);
 const display = new SimulatedDisplay('real');
 loop.track(crate); // interpolated between the 60 Hz steps

@@ -25,7 +25,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { keysAfterControls } from '../shared/controls.ts';
+import { holdButtons, keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 
@@ -71,7 +71,12 @@ scene.add(pickup);
 
 const loop = new ThreeFixedLoop({ ...presets.unity, renderer, scene, camera });
 // Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
-createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
+createTimingGraph(loop, {
+  container: stage,
+  position: 'bottom-left',
+  toggleKey: 'g',
+  help: '/guides/timing-graph.md',
+});
 const Time = new UnityTime(loop);
 const display = new SimulatedDisplay('real');
 
@@ -107,6 +112,8 @@ const state = expose({
   simulated: [0, 0, 0],
   /** Largest distance between the camera and where LateUpdate put it, over all frames. */
   cameraError: 0,
+  /** Steered by the player (keys or the touch pad) in the last FixedUpdate. */
+  steered: false,
 });
 
 type Phase = 'start' | 'fixed' | 'update' | 'late';
@@ -146,6 +153,7 @@ class PlayerController extends MonoBehaviour {
     // Steering: keys if any are held, else drive in circles.
     const left = held.has('ArrowLeft') || held.has('KeyA');
     const right = held.has('ArrowRight') || held.has('KeyD');
+    state.steered = left || right;
     const turn = left || right ? (left ? 1 : 0) - (right ? 1 : 0) : 0.45;
     this.heading += turn * TURN * Time.deltaTime;
     const throttle = held.has('ArrowDown') || held.has('KeyS') ? -0.5 : 1;
@@ -211,6 +219,14 @@ window.addEventListener('keydown', (event) => {
 });
 window.addEventListener('keyup', (event) => held.delete(event.code));
 window.addEventListener('blur', () => held.clear());
+// The touch pad: steering buttons hold their key while pressed; Jump is a press of Space.
+holdButtons(
+  (key) => held.add(key),
+  (key) => held.delete(key),
+);
+document.getElementById('jump')?.addEventListener('click', () => {
+  jumpRequested = true;
+});
 
 const interpolationSelect = document.getElementById('interpolation') as HTMLSelectElement;
 interpolationSelect.addEventListener('change', () => {

@@ -189,7 +189,9 @@ function Panel(props: {
         -100: the steps, the interpolation and the hooks run first, then every <code>useFrame</code>{' '}
         at the default priority (they see the interpolated poses), then R3F draws. Changing a rate
         puts the runners back on the ground: a write to the tracked mesh outside the step, a
-        teleport with no streak. <b>G</b> shows and hides the timing graph.
+        teleport with no streak. <b>G</b> shows and hides the timing graph (bottom left of the view;
+        its “What is this graph?” line explains the marks, and the{' '}
+        <a href="/guides/timing-graph.md">guide</a> says how to read them).
       </p>
       <p className="note">
         frames {numbers.frames} · ticks {numbers.ticks} · physics {props.physicsRate} Hz · frameloop{' '}

@@ -160,8 +160,9 @@ function TimingGraph({ container }: { container: RefObject<HTMLElement | null> }
     if (host === null) return;
     const graph = createTimingGraph(loop, {
       container: host,
-      position: 'top-left',
+      position: 'bottom-left',
       toggleKey: 'g',
+      help: '/guides/timing-graph.md',
     });
     return () => graph.dispose();
   }, [loop, container]);

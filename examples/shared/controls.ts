@@ -12,3 +12,26 @@ export function keysAfterControls(root: ParentNode = document): void {
     if (control instanceof HTMLButtonElement) control.addEventListener('click', release);
   }
 }
+
+/**
+ * Touch (and mouse) buttons for keys that are held: each `button[data-hold]` calls
+ * `down(key)` when pressed and `up(key)` when the finger or the mouse lets go (or the browser
+ * takes the pointer away), `key` being its `data-hold` code — as the keyboard's keydown and
+ * keyup would.
+ */
+export function holdButtons(
+  down: (key: string) => void,
+  up: (key: string) => void,
+  root: ParentNode = document,
+): void {
+  for (const button of root.querySelectorAll<HTMLButtonElement>('button[data-hold]')) {
+    const key = button.dataset.hold as string;
+    button.addEventListener('pointerdown', (event) => {
+      button.setPointerCapture(event.pointerId);
+      down(key);
+    });
+    for (const end of ['pointerup', 'pointercancel', 'lostpointercapture'] as const) {
+      button.addEventListener(end, () => up(key));
+    }
+  }
+}

@@ -102,7 +102,12 @@ const bodies = LANE_X.map((laneX, i) => {
 
 const loop = new ThreeFixedLoop({ tickRate: 10 });
 // Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
-createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
+createTimingGraph(loop, {
+  container: stage,
+  position: 'bottom-left',
+  toggleKey: 'g',
+  help: '/guides/timing-graph.md',
+});
 for (const body of bodies) loop.track(body.mesh, { interpolation: body.mode });
 const display = new SimulatedDisplay('real');
 const spin = new Quaternion();

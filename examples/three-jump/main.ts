@@ -86,8 +86,9 @@ const display = new SimulatedDisplay(60);
 // Frame time, steps per frame, alpha and dropped time, live; G shows and hides it.
 createTimingGraph(loop, {
   container: document.getElementById('stage') as HTMLElement,
-  position: 'top-left',
+  position: 'bottom-left',
   toggleKey: 'g',
+  help: '/guides/timing-graph.md',
 });
 
 loop.onFixedUpdate((dt) => {

@@ -81,6 +81,8 @@ export interface CharacterState {
   /** Metres walked (simulation). */
   walked: number;
   grounded: boolean;
+  /** Walked by the player (keys or the touch pad) in the last step, not circling by itself. */
+  manual: boolean;
   /** Camera distance from where the follow rule puts it, read after `lateUpdate` (m). */
   cameraError: number;
 }
@@ -133,6 +135,7 @@ export function addCharacter(
     simulated: [0, 0, 0],
     walked: 0,
     grounded: false,
+    manual: false,
     cameraError: 0,
   };
   const desired = new Vector3();
@@ -146,6 +149,7 @@ export function addCharacter(
   loop.onFixedUpdate((dt) => {
     body.translation(next);
     const manual = WALK_KEYS.some((key) => input.held(key));
+    state.manual = manual;
     let ahead = 1;
     if (manual) {
       ahead =

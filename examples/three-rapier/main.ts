@@ -19,7 +19,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { keysAfterControls } from '../shared/controls.ts';
+import { holdButtons, keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
 import { addCharacter } from './character.ts';
@@ -65,7 +65,12 @@ input.bindKeyboard(window, {
   preventDefault: ['KeyF', 'KeyT', 'Space', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'],
 });
 const display = new SimulatedDisplay('real');
-createTimingGraph(loop, { container: stage, position: 'top-left', toggleKey: 'g' });
+createTimingGraph(loop, {
+  container: stage,
+  position: 'bottom-left',
+  toggleKey: 'g',
+  help: '/guides/timing-graph.md',
+});
 
 addGround(RAPIER, world, scene);
 const pile = buildPile(RAPIER, world, scene, physics);
@@ -235,6 +240,11 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-k
     input.release(key);
   });
 }
+// The touch pad: a walk button holds its key while pressed, through the keyboard's latch.
+holdButtons(
+  (key) => input.press(key),
+  (key) => input.release(key),
+);
 keysAfterControls();
 
 const displayNote = document.getElementById('display-note') as HTMLParagraphElement;

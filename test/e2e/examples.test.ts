@@ -47,10 +47,38 @@ describe('examples index', () => {
     expect(favicon.headers()['content-type']).toBe('image/svg+xml');
     const docs = await page.request.get(new URL('docs/', site.url).href);
     expect(docs.status()).toBe(200);
+    // "Start here" names the first page; its guides link opens the guides as served.
+    expect(await page.locator('.start-here a[href="./three-jump/"]').count()).toBe(1);
+    const guidesLink = page.locator('.links a', { hasText: 'Guides' });
+    await Promise.all([page.waitForURL('**/guides/'), guidesLink.click()]);
+    expect(await page.locator('h1').textContent()).toBe('Fixedtick guides');
+    await Promise.all([
+      page.waitForURL('**/guides/three.md'),
+      page.locator('a[href="./three.md"]').click(),
+    ]);
+    expect(await page.locator('h2', { hasText: 'Getting started' }).count()).toBe(1);
+    expect(await page.locator('code', { hasText: 'npm run pack' }).count()).toBeGreaterThan(0);
     await maybeScreenshot(page, 'index');
     await page.close();
     expect(errors).toEqual([]);
   });
+});
+
+describe('view source', () => {
+  it.each(examples)(
+    'lists the source of $slug as served, each file as plain text',
+    async ({ slug }) => {
+      const listing = await fetch(new URL(`source/${slug}/`, site.url));
+      expect(listing.status).toBe(200);
+      const html = await listing.text();
+      expect(html).toContain('href="./index.html"');
+      const file = /href="\.\/([\w.-]+\.(?:ts|tsx|js))"/.exec(html)?.[1];
+      expect(file, html).toBeDefined();
+      const source = await fetch(new URL(`source/${slug}/${file}`, site.url));
+      expect(source.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await source.text()).toMatch(/@fixedtick\//);
+    },
+  );
 });
 
 describe.each(examples)('example $slug', ({ slug }) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { examples, SOURCE_URL } from '../../examples/catalog.ts';
+import { examples, sourceUrl } from '../../examples/catalog.ts';
 import {
   type ExamplesSite,
   launchChromium,
@@ -75,6 +75,11 @@ function clipping(page: Page): Promise<string[]> {
       if (width >= 1000 && panel.scrollHeight > innerHeight + 1) {
         problems.push(`the panel needs ${panel.scrollHeight} px of a ${innerHeight} px window`);
       }
+      // On a phone the controls follow the view within the first screen: no scrolling past
+      // empty stage to reach them.
+      if (width < 800 && box.top > innerHeight * 0.65) {
+        problems.push(`the panel starts ${box.top} px down a ${innerHeight} px screen`);
+      }
     }
     const stage = document.querySelector('.stage');
     if (stage !== null) {
@@ -86,6 +91,54 @@ function clipping(page: Page): Promise<string[]> {
       const c = canvas?.getBoundingClientRect();
       if (c === undefined || c.width < r.width - 1 || c.height < r.height - 1) {
         problems.push('the canvas does not fill the stage');
+      }
+    }
+    return problems;
+  });
+}
+
+/**
+ * What covers what: the timing graph (its canvas and its help line) over any text of the page,
+ * and the labels drawn over the view over each other. A text element is a shown element with a
+ * text node of its own; boxes are compared as the browser lays them out.
+ */
+function overlaps(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type Box = { left: number; top: number; right: number; bottom: number };
+    const meets = (a: Box, b: Box) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && style.visibility !== 'hidden';
+    };
+    const describe = (el: Element) =>
+      `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    const graphParts = [
+      ...document.querySelectorAll('.fixedtick-timing-graph, .fixedtick-timing-graph-help'),
+    ].filter(shown);
+    const inGraph = (el: Element) => graphParts.some((part) => part.contains(el));
+    const texts = [...document.body.querySelectorAll('*')].filter(
+      (el) =>
+        !inGraph(el) &&
+        shown(el) &&
+        [...el.childNodes].some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== ''),
+    );
+    const problems: string[] = [];
+    for (const part of graphParts) {
+      const box = part.getBoundingClientRect();
+      for (const text of texts) {
+        if (meets(box, text.getBoundingClientRect())) {
+          problems.push(`the timing graph (${part.className}) covers ${describe(text)}`);
+        }
+      }
+    }
+    const labels = [...document.querySelectorAll('.lane-labels span, .view-labels span')];
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        if (meets(labels[i].getBoundingClientRect(), labels[j].getBoundingClientRect())) {
+          problems.push(`${describe(labels[i])} overlaps ${describe(labels[j])}`);
+        }
       }
     }
     return problems;
@@ -120,7 +173,7 @@ describe('the gallery (examples/index.html)', () => {
           thumb: `./${e.slug}/`,
           image: `./thumbnails/${e.slug}.png`,
           look: `What to look at: ${e.lookFor}`,
-          source: `${SOURCE_URL}/${e.slug}`,
+          source: sourceUrl(e.slug),
         })),
       );
       for (const card of cards) expect(card.right).toBeLessThanOrEqual(width);
@@ -131,13 +184,22 @@ describe('the gallery (examples/index.html)', () => {
   );
 });
 
-describe.each(examples)('example $slug', ({ slug }) => {
-  it('shows the timing graph, and G toggles it right after a control was used', async () => {
+describe.each(examples)('example $slug', ({ slug, thumbnailFrames }) => {
+  it('shows the timing graph, explained in place, and G toggles it right after a control was used', async () => {
     const { page, errors } = await openPage(browser, new URL(`${slug}/`, site.url).href);
     await waitForFrames(page, 5);
     const graph = page.locator('canvas.fixedtick-timing-graph');
     expect(await graph.count()).toBe(1);
     expect(await graph.isVisible()).toBe(true);
+    // It explains itself in place: opened, its help line names the marks and links the guide.
+    const help = page.locator('details.fixedtick-timing-graph-help');
+    await help.locator('summary').click();
+    const explained = (await help.textContent()) ?? '';
+    for (const mark of ['Bar height:', 'White line:', 'Blue lane:']) {
+      expect(explained).toContain(mark);
+    }
+    expect(await help.locator('a').getAttribute('href')).toBe('/guides/timing-graph.md');
+    await help.locator('summary').click();
     // Use a control the way a person does (the first select: pick another option), then press G.
     const select = page.locator('.panel select').first();
     if ((await select.count()) > 0) {
@@ -159,11 +221,13 @@ describe.each(examples)('example $slug', ({ slug }) => {
     expect(errors).toEqual([]);
   });
 
-  it.each(VIEWPORTS)('fits $name with nothing clipped', async ({ width, height }) => {
+  it.each(VIEWPORTS)('fits $name with nothing clipped or covered', async ({ width, height }) => {
     const url = new URL(`${slug}/`, site.url).href;
     const { page, errors } = await openPage(browser, url, { viewport: { width, height } });
     await waitForFrames(page, 3);
     expect(await clipping(page)).toEqual([]);
+    expect(await page.locator('.fixedtick-timing-graph-help').count()).toBe(1);
+    expect(await overlaps(page)).toEqual([]);
     await page.close();
     expect(errors).toEqual([]);
   });
@@ -171,7 +235,7 @@ describe.each(examples)('example $slug', ({ slug }) => {
   it('has a committed thumbnail that is what the page draws now', async () => {
     const { page, errors } = await openPage(browser, new URL(`${slug}/`, site.url).href, {
       viewport: { width: 1280, height: 720 },
-      beforeLoad: thumbnailClock,
+      beforeLoad: (p) => thumbnailClock(p, thumbnailFrames),
     });
     const fresh = await captureThumbnail(page);
     const file = join(thumbnails, `${slug}.png`);
@@ -190,5 +254,28 @@ describe.each(examples)('example $slug', ({ slug }) => {
     expect(difference.meanError).toBeLessThanOrEqual(THUMBNAIL_TOLERANCE.meanError);
     await page.close();
     expect(errors).toEqual([]);
+  });
+});
+
+// After the per-page tests: with UPDATE_THUMBNAILS=1 they have just rewritten the files.
+describe('the committed thumbnails', () => {
+  it('are distinct: no two alike', async () => {
+    const page = await browser.newPage();
+    const shots = examples.map((e) => ({
+      slug: e.slug,
+      png: readFileSync(join(thumbnails, `${e.slug}.png`)),
+    }));
+    const alike: string[] = [];
+    for (let i = 0; i < shots.length; i++) {
+      for (let j = i + 1; j < shots.length; j++) {
+        const d = await compareThumbnails(page, shots[i].png, shots[j].png);
+        // Twice what a re-capture of one page may differ by.
+        if (d.changed <= 2 * THUMBNAIL_TOLERANCE.changed) {
+          alike.push(`${shots[i].slug} ~ ${shots[j].slug} (${JSON.stringify(d)})`);
+        }
+      }
+    }
+    await page.close();
+    expect(alike).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * End-to-end harness: builds the examples app, serves it on a free localhost port, drives
- * Debian's Chromium through playwright-core, and reads what the pages publish.
+ * Chromium (chromium-path.ts finds it) through playwright-core, and reads what the pages publish.
  *
  * Every check waits for a condition (`page.waitForFunction`), never for a fixed time.
  */
@@ -16,6 +16,7 @@ import { type RunningServer, serveExamples } from '../../examples/serve.ts';
 import viteConfig from '../../examples/vite.config.ts';
 import { ensureBuilt, PACKAGES } from '../support/packages.ts';
 import { onceInRun, sharedRunDir } from '../support/run-once.ts';
+import { findChromium } from './chromium-path.ts';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -71,7 +72,11 @@ export async function startExamples(only?: readonly string[]): Promise<ExamplesS
   let root: string;
   let ownDir: string | undefined;
   if (sharedRunDir() !== undefined) {
-    root = await onceInRun('examples', (out) => buildInto(out, allSlugs()));
+    root = await onceInRun(
+      'examples',
+      (out) => buildInto(out, allSlugs()),
+      'building every example with Vite, once for all e2e files (1–3 min)',
+    );
   } else {
     ownDir = await mkdtemp(join(tmpdir(), 'fixedtick-examples-'));
     root = ownDir;
@@ -93,12 +98,12 @@ export async function startExamples(only?: readonly string[]): Promise<ExamplesS
   };
 }
 
-/** Launches Chromium (`CHROMIUM_PATH`, default /usr/bin/chromium). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+/**
+ * Launches Chromium: `CHROMIUM_PATH`, else the usual install paths (chromium-path.ts); without
+ * one it rejects with one line saying how to install it.
+ */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }
 
 /** A page and every console error, uncaught exception and failed request it produced. */
@@ -168,20 +173,37 @@ export interface CanvasPixels {
   readonly coverage: number;
 }
 
+/** The page-side PNG decoder that {@link withPngDecoder} defines. */
+export interface PngDecoderWindow {
+  /** The pixels of a base64 PNG. */
+  __fixedtickDecodePng(base64: string): Promise<ImageData>;
+}
+
+/**
+ * Defines `window.__fixedtickDecodePng` in the page (the first call; later ones keep it): the
+ * one function with which every test that reads a screenshot's pixels decodes it, in the page.
+ */
+export async function withPngDecoder(page: Page): Promise<void> {
+  await page.evaluate(`window.__fixedtickDecodePng ??= async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(bitmap, 0, 0);
+    return context.getImageData(0, 0, bitmap.width, bitmap.height);
+  }`);
+}
+
 /**
  * Screenshots the first `selector` element as the compositor shows it (so it works without
  * `preserveDrawingBuffer`) and counts its colours, decoding the PNG in the page itself.
  */
 export async function canvasPixels(page: Page, selector = 'canvas'): Promise<CanvasPixels> {
   const png = await page.locator(selector).first().screenshot();
+  await withPngDecoder(page);
   return page.evaluate(async (base64) => {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const { width, height } = bitmap;
-    const canvas = new OffscreenCanvas(width, height);
-    const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
-    context.drawImage(bitmap, 0, 0);
-    const data = context.getImageData(0, 0, width, height).data;
+    const decode = (window as unknown as PngDecoderWindow).__fixedtickDecodePng;
+    const { width, height, data } = await decode(base64);
     const counts = new Map<number, number>();
     let samples = 0;
     for (let i = 0; i < data.length; i += 4 * 3) {
@@ -259,22 +281,16 @@ export interface ImageDifference {
  * colour channel differs by more than `threshold` (of 255), so compression and dithering noise
  * does not count.
  */
-export function compareImages(
+export async function compareImages(
   page: Page,
   before: Buffer,
   after: Buffer,
   threshold: number,
 ): Promise<ImageDifference> {
+  await withPngDecoder(page);
   return page.evaluate(
     async ([a, b, limit]) => {
-      const decode = async (base64: string) => {
-        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-        const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-        const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
-        context.drawImage(bitmap, 0, 0);
-        return context.getImageData(0, 0, bitmap.width, bitmap.height);
-      };
+      const decode = (window as unknown as PngDecoderWindow).__fixedtickDecodePng;
       const [x, y] = await Promise.all([decode(a), decode(b)]);
       if (x.width !== y.width || x.height !== y.height) {
         return { changed: 1, meanError: 255, sameSize: false };

@@ -2,7 +2,8 @@
  * The import-map page (examples/importmap/): no bundler, `three` and `@fixedtick/*` resolved by
  * the page's import map to the built ES modules. It runs in Chromium (the loop ticks, the cube
  * moves, the timing graph is there, no console error, every module comes from the mapped
- * files), and docs/three.md shows the same map with CDN addresses.
+ * files), and docs/three.md shows the same map as it works today (the files `npm start` serves)
+ * and with the CDN addresses for after publishing.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,10 @@ describe('the import map of docs/three.md', () => {
       ]),
     );
     expect(local).toEqual(page);
+  });
+
+  it('is, in its form for today, exactly the map of the page `npm start` serves', () => {
+    expect(importMap(docSnippet('three.md', 'importmap-local.html'))).toEqual(page);
   });
 });
 

@@ -2,7 +2,8 @@
  * examples/port-unity in real Chromium: the ported MonoBehaviour reads `Time.deltaTime` = 0.02
  * inside every FixedUpdate, `Time.time === Time.fixedTime` there, each frame runs FixedUpdate × n →
  * Update → LateUpdate, `timeScale` 0 stops FixedUpdate while Update goes on with deltaTime 0, and
- * `RigidbodyInterpolation.None` draws the simulation pose exactly.
+ * `RigidbodyInterpolation.None` draws the simulation pose exactly; the touch pad steers while a
+ * button is held.
  */
 import { describe, expect, it } from 'vitest';
 import { readState, useExample, waitForFrames } from './harness.ts';
@@ -22,6 +23,7 @@ interface UnityState {
   simulated: number[];
   cameraError: number;
   interpolation: string;
+  steered: boolean;
 }
 
 const ex = useExample('port-unity');
@@ -75,6 +77,26 @@ describe('port-unity: a Unity controller on UnityTime', () => {
     const state = await readState<UnityState>(ex.page);
     expect(state.interpolation).toBe('none');
     for (let k = 0; k < 3; k++) expect(state.rendered[k]).toBeCloseTo(state.simulated[k], 9);
+    expect(ex.opened.errors).toEqual([]);
+  });
+
+  it('the touch pad steers while a button is held, then the body drives by itself again', async () => {
+    const left = ex.page.locator('.touch-pad button[data-hold="ArrowLeft"]');
+    const box = (await left.boundingBox()) as {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    };
+    await ex.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await ex.page.mouse.down();
+    await ex.page.waitForFunction(
+      () => (window.__fixedtick as { steered?: boolean }).steered === true,
+    );
+    await ex.page.mouse.up();
+    await ex.page.waitForFunction(
+      () => (window.__fixedtick as { steered?: boolean }).steered === false,
+    );
     expect(ex.opened.errors).toEqual([]);
   });
 });

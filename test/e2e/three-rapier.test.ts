@@ -38,6 +38,7 @@ interface RapierState {
     simulated: [number, number, number];
     walked: number;
     grounded: boolean;
+    manual: boolean;
     cameraError: number;
   };
 }
@@ -85,6 +86,18 @@ describe('three-rapier: a Rapier pile on RapierPhysics', () => {
     // standing on the ground: capsule centre = half height + radius (+ the controller's offset)
     expect(s.character.simulated[1]).toBeGreaterThan(0.75);
     expect(s.character.simulated[1]).toBeLessThan(0.9);
+  });
+
+  it('the touch pad walks the character while a button is held, then lets it circle again', async () => {
+    const forward = ex.page.locator('.touch-pad button[data-hold="KeyW"]');
+    const box = await forward.boundingBox();
+    expect(box).not.toBeNull();
+    const { x, y, width, height } = box as { x: number; y: number; width: number; height: number };
+    await ex.page.mouse.move(x + width / 2, y + height / 2);
+    await ex.page.mouse.down();
+    await until((s) => s.character.manual, 0);
+    await ex.page.mouse.up();
+    await until((s) => !s.character.manual, 0);
   });
 
   it('at a simulated 144 Hz display the character is drawn between steps, one step behind', async () => {

@@ -61,7 +61,18 @@ function fakeGraphDom() {
     getContext: () => ctx,
     remove() {},
   };
-  const doc = { createElement: () => canvas, defaultView: view, body: {} };
+  // The graph's help line (a <details> with a few children) gets plain elements.
+  const element = () => ({
+    style: {} as Record<string, string>,
+    append() {},
+    appendChild() {},
+    remove() {},
+  });
+  const doc = {
+    createElement: (tag: string) => (tag === 'canvas' ? canvas : element()),
+    defaultView: view,
+    body: {},
+  };
   const container = { ownerDocument: doc, appendChild() {} } as unknown as HTMLElement;
   return { view, container, canvas };
 }

@@ -10,15 +10,18 @@ const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
 
 /** The one code block of `docs/<doc>` labelled `file`; throws unless there is exactly one. */
 export function docSnippet(doc: string, file: string): string {
-  const markdown = readFileSync(join(docs, doc), 'utf8');
+  return labelledBlock(join(docs, doc), file);
+}
+
+/** The one code block of the Markdown file `path` labelled `file` (any file, a README too). */
+export function labelledBlock(path: string, file: string): string {
+  const markdown = readFileSync(path, 'utf8');
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const blocks = [
     ...markdown.matchAll(new RegExp(`^\`\`\`\\w+ ${escaped}\\n([\\s\\S]*?)^\`\`\`$`, 'gm')),
   ];
   if (blocks.length !== 1) {
-    throw new Error(
-      `docs/${doc}: expected one code block labelled ${file}, found ${blocks.length}`,
-    );
+    throw new Error(`${path}: expected one code block labelled ${file}, found ${blocks.length}`);
   }
   return blocks[0][1];
 }

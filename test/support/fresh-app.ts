@@ -12,32 +12,43 @@ import { onceInRun } from './run-once.ts';
 
 /** The installed app's folder. */
 export function freshApp(): Promise<string> {
-  return onceInRun('fresh-app', async (folder) => {
-    const tarballs = await packedTarballs();
-    writeFileSync(
-      join(folder, 'package.json'),
-      `${JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }, null, 2)}\n`,
-    );
-    const engines = [
-      'three',
-      '@dimforge/rapier3d-compat',
-      '@babylonjs/core',
-      '@babylonjs/havok',
-      'vite',
-    ];
-    await run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        ...Object.values(tarballs),
-        ...engines.map((name) => `${name}@${pinned(name)}`),
-      ],
-      folder,
-    );
-  });
+  return onceInRun(
+    'fresh-app',
+    async (folder) => {
+      const tarballs = await packedTarballs();
+      writeFileSync(
+        join(folder, 'package.json'),
+        `${JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }, null, 2)}\n`,
+      );
+      const engines = [
+        'three',
+        '@dimforge/rapier3d-compat',
+        '@babylonjs/core',
+        '@babylonjs/havok',
+        'react',
+        'react-dom',
+        '@react-three/fiber',
+        'vite',
+        'typescript',
+        '@types/react',
+        '@types/react-dom',
+        '@types/three',
+      ];
+      await run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          ...Object.values(tarballs),
+          ...engines.map((name) => `${name}@${pinned(name)}`),
+        ],
+        folder,
+      );
+    },
+    'installing the tarballs and the engines in a fresh app outside the repository (1–3 min)',
+  );
 }
 
 /** Writes `files` into `apps/<name>/` of the fresh app and returns that folder. */

@@ -28,15 +28,21 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** Builds a package when its dist is missing or older than its sources or build config. */
+/**
+ * Builds a package when its dist is missing, older than its sources or build config, or has no
+ * declaration files (`npm start` builds without them).
+ */
 export function ensureBuilt(pkg: PackageName): void {
   const marker = join(dir(pkg), 'dist', 'index.js');
+  const declarations = join(dir(pkg), 'dist', 'index.d.ts');
   const sources = Math.max(
     newestMtime(join(dir(pkg), 'src')),
     statSync(join(dir(pkg), 'package.json')).mtimeMs,
     statSync(join(dir(pkg), 'tsup.config.ts')).mtimeMs,
   );
-  if (existsSync(marker) && statSync(marker).mtimeMs >= sources) return;
+  if (existsSync(marker) && existsSync(declarations) && statSync(marker).mtimeMs >= sources) {
+    return;
+  }
   execFileSync('npm', ['run', 'build', '-w', `packages/${pkg}`], { cwd: root, stdio: 'pipe' });
 }
 
@@ -67,14 +73,18 @@ export async function run(
 
 /** The tarball of every package, packed once per run: `{ core: '/…/fixedtick-core-0.1.0.tgz', … }`. */
 export async function packedTarballs(): Promise<Record<PackageName, string>> {
-  const out = await onceInRun('tarballs', async (folder) => {
-    for (const pkg of PACKAGES) ensureBuilt(pkg);
-    await run(
-      'npm',
-      ['pack', '--pack-destination', folder, ...PACKAGES.map((p) => `./packages/${p}`)],
-      root,
-    );
-  });
+  const out = await onceInRun(
+    'tarballs',
+    async (folder) => {
+      for (const pkg of PACKAGES) ensureBuilt(pkg);
+      await run(
+        'npm',
+        ['pack', '--pack-destination', folder, ...PACKAGES.map((p) => `./packages/${p}`)],
+        root,
+      );
+    },
+    'building and packing the four packages, once per run (1–2 min)',
+  );
   const files = readdirSync(out);
   return Object.fromEntries(
     PACKAGES.map((pkg) => {

@@ -42,12 +42,22 @@ export function sharedRunDir(): string | undefined {
 
 /**
  * Runs `work(folder)` once per test run under the name `name` and resolves to that folder
- * (`<shared>/<name>/out`); every later or concurrent caller gets the same folder.
+ * (`<shared>/<name>/out`); every later or concurrent caller gets the same folder. `what` says
+ * what the work does, printed when it starts and ends (a long step does not run silent).
  */
 export async function onceInRun(
   name: string,
-  work: (folder: string) => Promise<void>,
+  task: (folder: string) => Promise<void>,
+  what = name,
 ): Promise<string> {
+  const work = async (folder: string) => {
+    const started = performance.now();
+    console.info(`fixedtick tests: ${what}…`);
+    await task(folder);
+    console.info(
+      `fixedtick tests: ${what}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+  };
   const shared = sharedRunDir();
   if (shared === undefined) {
     const own = await mkdtemp(join(tmpdir(), `fixedtick-${name}-`));

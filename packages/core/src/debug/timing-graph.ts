@@ -13,6 +13,25 @@
  */
 import type { FixedLoop } from '../fixed-loop.ts';
 import { optionValueError } from '../input/describe-value.ts';
+import { attachGraphHelp } from './timing-graph-help.ts';
+import { readGraphOptions, type TimingGraphOptions } from './timing-graph-options.ts';
+import {
+  ALPHA_COLOUR,
+  ALPHA_HEIGHT,
+  ANOMALY_COLOUR,
+  BACKGROUND,
+  CLIP_COLOUR,
+  DROPPED_COLOUR,
+  FONT,
+  LINEAR_SHARE,
+  LOG_TOP_MS,
+  PAD,
+  STEP_COLOURS,
+  STEP_LINE_COLOUR,
+  TEXT_COLOUR,
+  TEXT_HEIGHT,
+  ZONE_COLOUR,
+} from './timing-graph-style.ts';
 import { TimingHistory } from './timing-history.ts';
 
 /**
@@ -23,48 +42,6 @@ export type TimingGraphSource = Pick<
   FixedLoop,
   'onPostRender' | 'lastFrame' | 'stats' | 'tickRate' | 'fixedDelta' | 'timeScale'
 >;
-
-/** Corner of the container the graph sits in. */
-export type TimingGraphPosition = 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
-
-/** Options of {@link createTimingGraph}. Every size is in CSS pixels. */
-export interface TimingGraphOptions {
-  /**
-   * Element the canvas is appended to. With `document.body` the graph is `position: fixed`;
-   * with another element it is `position: absolute`, so give that element a position.
-   * @defaultValue `document.body`
-   */
-  container?: HTMLElement;
-  /**
-   * Frames shown (the width of the history), one bar each.
-   * @defaultValue 160
-   */
-  frames?: number;
-  /** @defaultValue 320 */
-  width?: number;
-  /** @defaultValue 120 */
-  height?: number;
-  /** @defaultValue `'top-left'` */
-  position?: TimingGraphPosition;
-  /**
-   * Frame time at the top of the linear part of the plot (its lower three quarters), in ms.
-   * Longer frames, with what the clamps dropped of them, go on in the top quarter on a
-   * logarithmic scale up to 1 s, so a 250 ms hitch and its dropped time still read at a glance;
-   * longer still is capped in white.
-   * @defaultValue the larger of 50 ms and three fixed steps
-   */
-  maxFrameMs?: number;
-  /**
-   * A `KeyboardEvent.key` that shows and hides the graph (case-insensitive; ignored while typing
-   * in a form field or with Ctrl/Alt/Meta held). Off when not given.
-   */
-  toggleKey?: string;
-  /**
-   * Shown at first. A hidden graph keeps recording (cheaply) so it has history when shown.
-   * @defaultValue true
-   */
-  visible?: boolean;
-}
 
 /** A live timing graph; see {@link createTimingGraph}. */
 export interface TimingGraph {
@@ -81,41 +58,6 @@ export interface TimingGraph {
   /** Unsubscribes from the loop, removes the key listener and the canvas. Idempotent. */
   dispose(): void;
 }
-
-/** Bar colour by steps run in the frame: 0, 1, 2, 3, 4 or more. Distinct at a glance. */
-const STEP_COLOURS = ['#6b7280', '#22c55e', '#facc15', '#f97316', '#a855f7'] as const;
-const DROPPED_COLOUR = '#ef4444';
-const ANOMALY_COLOUR = 'rgba(236, 72, 153, 0.75)';
-const ALPHA_COLOUR = '#38bdf8';
-const STEP_LINE_COLOUR = '#ffffff';
-const CLIP_COLOUR = '#ffffff';
-const ZONE_COLOUR = 'rgba(255, 255, 255, 0.18)';
-/** Share of the plot height drawn on the linear scale; the rest is logarithmic up to 1 s. */
-const LINEAR_SHARE = 0.75;
-const LOG_TOP_MS = 1000;
-const BACKGROUND = 'rgba(15, 23, 42, 0.85)';
-const TEXT_COLOUR = '#e5e7eb';
-const FONT = '10px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace';
-/** Two text lines (rates, legend) above the plot. */
-const TEXT_HEIGHT = 28;
-/** The alpha lane under the plot. */
-const ALPHA_HEIGHT = 14;
-const PAD = 3;
-
-function positiveOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw optionValueError(name, value, 'a positive finite number');
-  }
-  return value;
-}
-
-const POSITIONS: readonly TimingGraphPosition[] = [
-  'top-left',
-  'top-right',
-  'bottom-left',
-  'bottom-right',
-];
 
 /**
  * Shows a live timing graph of `loop` in a small canvas overlay: per frame, a bar of frame time
@@ -155,31 +97,18 @@ export function createTimingGraph(
     o = { ...options };
   } catch {}
   if (!isLoop) throw optionValueError('loop', loop, 'a FixedLoop', TypeError);
-  const frames = o.frames === undefined ? 160 : o.frames;
-  const history = new TimingHistory(frames);
-  // Whole CSS pixels, so every canvas call below gets integers (see heightOf).
-  const width = Math.round(positiveOption('width', o.width, 320));
-  const height = Math.round(positiveOption('height', o.height, 120));
-  const fixedMaxMs =
-    o.maxFrameMs === undefined ? 0 : positiveOption('maxFrameMs', o.maxFrameMs, 50);
-  const position = o.position === undefined ? 'top-left' : o.position;
-  if (!POSITIONS.includes(position)) {
-    throw optionValueError('position', position, `one of ${POSITIONS.join(', ')}`);
-  }
-  const toggleKey = o.toggleKey;
-  if (toggleKey !== undefined && (typeof toggleKey !== 'string' || toggleKey.length === 0)) {
-    throw optionValueError('toggleKey', toggleKey, 'a non-empty string');
-  }
-  const shown = o.visible === undefined ? true : o.visible;
-  if (typeof shown !== 'boolean') throw optionValueError('visible', shown, 'true or false');
-  const minHeight = TEXT_HEIGHT + ALPHA_HEIGHT + 20;
-  if (height < minHeight) {
-    throw optionValueError('height', height, `at least ${minHeight}`);
-  }
+  const history = new TimingHistory(o.frames === undefined ? 160 : o.frames);
+  const frames = history.capacity;
+  const {
+    width,
+    height,
+    fixedMaxMs,
+    position,
+    toggleKey,
+    visible: shown,
+    help: guide,
+  } = readGraphOptions(o);
   const given = o.container;
-  if (given !== undefined && typeof given?.appendChild !== 'function') {
-    throw optionValueError('container', given, 'an element', TypeError);
-  }
 
   const doc: Document | undefined =
     given?.ownerDocument ?? (typeof document === 'undefined' ? undefined : document);
@@ -201,20 +130,42 @@ export function createTimingGraph(
   style.position = container === doc.body ? 'fixed' : 'absolute';
   style.zIndex = '2147483000';
   style.pointerEvents = 'none';
-  style[position.startsWith('top') ? 'top' : 'bottom'] = '8px';
-  style[position.endsWith('left') ? 'left' : 'right'] = '8px';
+  // Both sides of each axis, so a page's own rule for canvases (`inset: 0`) cannot move it.
+  const top = position.startsWith('top');
+  const left = position.endsWith('left');
+  style.top = top ? '8px' : 'auto';
+  style.bottom = top ? 'auto' : '8px';
+  style.left = left ? '8px' : 'auto';
+  style.right = left ? 'auto' : '8px';
   const ctx = canvas.getContext('2d');
   if (ctx === null) throw new Error('fixedtick: createTimingGraph could not get a 2D context');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = FONT;
   ctx.textBaseline = 'top';
   container.appendChild(canvas);
+  const help =
+    guide === false
+      ? undefined
+      : attachGraphHelp({
+          doc,
+          container,
+          fixed: container === doc.body,
+          top,
+          left,
+          width,
+          height,
+          guide,
+        });
 
   let visible = shown;
   let disposed = false;
   let drawnRates = -1;
   let lastAnomalies = loop.stats.anomalies;
-  style.display = visible ? 'block' : 'none';
+  const show = (): void => {
+    style.display = visible ? 'block' : 'none';
+    if (help !== undefined) help.style.display = visible ? 'block' : 'none';
+  };
+  show();
 
   const plotTop = TEXT_HEIGHT;
   const plotBottom = height - ALPHA_HEIGHT - 2;
@@ -366,7 +317,7 @@ export function createTimingGraph(
     },
     set visible(value: boolean) {
       visible = Boolean(value);
-      style.display = visible ? 'block' : 'none';
+      show();
       if (visible) {
         drawnRates = -1;
         draw();
@@ -386,6 +337,7 @@ export function createTimingGraph(
       unsubscribe();
       if (toggleKey !== undefined) view?.removeEventListener('keydown', onKey);
       canvas.remove();
+      help?.remove();
     },
   };
   if (visible) draw();

@@ -6,10 +6,9 @@
 export {
   createTimingGraph,
   type TimingGraph,
-  type TimingGraphOptions,
-  type TimingGraphPosition,
   type TimingGraphSource,
 } from '../debug/timing-graph.ts';
+export type { TimingGraphOptions, TimingGraphPosition } from '../debug/timing-graph-options.ts';
 export {
   TIMING_MAX_FRAMES,
   TIMING_RATE_PERIOD,
