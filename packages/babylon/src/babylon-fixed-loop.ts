@@ -151,7 +151,7 @@ export class BabylonFixedLoop extends FixedLoop {
     const shape = scene as unknown as SceneLike;
     const stepper = new HavokStepper(shape);
     this.#platform = new BabylonPlatform(stepper);
-    this.#tracker = new Tracker<NodeLike>(this, this.#platform, {
+    this.#tracker = new Tracker<NodeLike>(this.#platform, {
       defaultInterpolation: settings.defaultInterpolation,
       nodeName: 'node',
     });

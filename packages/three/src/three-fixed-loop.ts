@@ -99,7 +99,7 @@ export class ThreeFixedLoop extends FixedLoop {
     this.renderer = renderer;
     this.scene = scene;
     this.camera = camera;
-    this.#tracker = new Tracker<Object3D>(this, new ThreePlatform(), {
+    this.#tracker = new Tracker<Object3D>(new ThreePlatform(), {
       defaultInterpolation,
       nodeName: 'object3d',
     });

@@ -6,8 +6,7 @@
  * {@link TrackerState}.
  * @internal
  */
-import type { FixedLoop } from '../fixed-loop.ts';
-import { interpolateList } from '../interpolation/pose-buffer.ts';
+import type { FrameContext } from '../frame-context.ts';
 import { copyRow, POSITION, ROTATION, SCALE, takeDiffering } from './components.ts';
 import { composeMatrices, composeMatrix, sameMatrix } from './instance-matrix.ts';
 import {
@@ -19,7 +18,16 @@ import {
   upload,
 } from './instance-slots.ts';
 import { adoptWrite, capture, leftAtRest, restore, show, written } from './node-slots.ts';
-import { DRAWN, INTERPOLATES, POSED, RESTING, RESTORE, SETTLED, WORLD } from './slot-table.ts';
+import {
+  DRAWN,
+  HAS_TRACKED_BELOW,
+  INTERPOLATES,
+  POSED,
+  RESTING,
+  RESTORE,
+  SETTLED,
+  WORLD,
+} from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
 export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
@@ -27,7 +35,6 @@ export function beginFrame<Node extends object>(st: TrackerState<Node>): void {
   st.checkPending = true;
   st.capturePending = false;
   st.holding = false;
-  st.stepsRun = 0;
 }
 
 export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
@@ -54,8 +61,8 @@ export function beforeSteps<Node extends object>(st: TrackerState<Node>): void {
  * Capture: the pose the step left becomes the current simulation pose. The frame's last step
  * is captured by the interpolation pass instead (nothing reads the poses in between).
  */
-export function afterStep<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
-  if (++st.stepsRun >= loop.lastFrame.steps) {
+export function afterStep<Node extends object>(st: TrackerState<Node>, lastStep: boolean): void {
+  if (lastStep) {
     st.capturePending = true;
     return;
   }
@@ -71,14 +78,17 @@ export function afterStep<Node extends object>(st: TrackerState<Node>, loop: Fix
  * `'interpolate'` mode collected and lerped all in one loop (`interpolateList`), the others
  * one at a time; the writes. Nodes go block by block (docs/performance.md, "The tracker").
  */
-export function interpolate<Node extends object>(st: TrackerState<Node>, loop: FixedLoop): void {
+export function interpolate<Node extends object>(
+  st: TrackerState<Node>,
+  frame: FrameContext,
+): void {
   const check = st.checkPending;
   const captureLast = st.capturePending;
   st.checkPending = false;
   st.capturePending = false;
   st.holding = false;
   const poses = st.poses;
-  poses.setClock(loop);
+  poses.setClock(frame);
   if (st.awake.length < poses.size) st.awake = new Int32Array(poses.capacity);
   const size = nodeSlots(st);
   // a capture in world space reads the parent: all of them before any node is written
@@ -98,14 +108,14 @@ export function interpolate<Node extends object>(st: TrackerState<Node>, loop: F
     if (captureLast) captureNodes(st, from, to, 0);
     if (check) checkNodes(st, false, from, to);
     const count = collectNodes(st, from, to);
-    interpolateList(poses, st.awake, count);
+    poses.interpolateList(st.awake, count);
     writeNodes(st, count);
   }
   if (st.meshList.length !== 0) {
     if (captureLast) captureInstances(st);
     if (check) checkInstances(st, beginCheck(st), true, false);
     const count = collectInstances(st);
-    interpolateList(poses, st.awake, count);
+    poses.interpolateList(st.awake, count);
     writeInstances(st);
   }
   upload(st);
@@ -150,7 +160,8 @@ function checkNodes<Node extends object>(
   for (let slot = from; slot < to; slot++) {
     const node = nodes[slot];
     if (node === undefined || index[slot] >= 0) continue;
-    if (!thorough && flags[slot] & RESTING) continue;
+    // at rest, a frame without steps leaves it alone unless a write to it resets others
+    if (!thorough && (flags[slot] & (RESTING | HAS_TRACKED_BELOW)) === RESTING) continue;
     const mask =
       compare !== undefined
         ? compare.call(platform, node, slot, held, slot * S, thorough)
@@ -273,7 +284,11 @@ function collectNodes<Node extends object>(
   for (let slot = from; slot < to; slot++) {
     if (nodes[slot] === undefined || index[slot] >= 0) continue;
     const f = flags[slot];
-    if (f & RESTING) continue;
+    if (f & RESTING) {
+      // checked for writes in every frame (checkNodes): its block is never skipped
+      if (f & HAS_TRACKED_BELOW) left++;
+      continue;
+    }
     // a settled node is put to rest by this pass
     if (!(f & SETTLED)) left++;
     if ((f & (INTERPOLATES | WORLD)) === INTERPOLATES) {

@@ -7,7 +7,7 @@
 import { type ComponentMask, copyComponents } from './components.ts';
 import { upload } from './instance-slots.ts';
 import { adoptPending, showOutput } from './node-slots.ts';
-import { RESET_AFTER_STEP, RESTING, SETTLED } from './slot-table.ts';
+import { HAS_TRACKED_BELOW, RESET_AFTER_STEP, RESTING, SETTLED } from './slot-table.ts';
 import { S, type TrackerState } from './tracker-state.ts';
 
 /**
@@ -57,6 +57,30 @@ export function resetList<Node extends object>(st: TrackerState<Node>, n: number
   }
   for (let k = 0; k < n; k++) showOutput(st, list[k]);
   upload(st);
+}
+
+/**
+ * Records that `node` (and, with `self`, `node` itself: an instanced mesh with tracked
+ * instances) has something tracked below it: every ancestor goes into `st.above`, and a tracked
+ * one is marked `HAS_TRACKED_BELOW`, so a write to it outside the step is adopted in the frame it
+ * is made, at rest or not. Walks the ancestors only; called when a node or mesh is tracked and
+ * when a write to a node is adopted (reparenting shows as one).
+ */
+export function noteTrackedBelow<Node extends object>(
+  st: TrackerState<Node>,
+  node: Node,
+  self: boolean,
+): void {
+  const platform = st.platform;
+  for (let above = self ? node : platform.parentOf(node); above !== null; ) {
+    st.above.add(above);
+    const slot = st.objects.get(above);
+    if (slot !== undefined && !(st.slots.flags[slot] & HAS_TRACKED_BELOW)) {
+      st.slots.flags[slot] |= HAS_TRACKED_BELOW;
+      st.slots.wakes++;
+    }
+    above = platform.parentOf(above);
+  }
 }
 
 export function resetDescendants<Node extends object>(

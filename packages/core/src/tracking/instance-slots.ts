@@ -5,7 +5,7 @@
  * @internal
  */
 import { optionError } from '../options.ts';
-import { ALL_COMPONENTS, sameRow } from './components.ts';
+import { ALL_COMPONENTS, isFiniteRow, sameRow } from './components.ts';
 import {
   changedInstanceComponents,
   composeMatrices,
@@ -13,7 +13,7 @@ import {
   copyMatrix,
   sameMatrix,
 } from './instance-matrix.ts';
-import { adoptRow, finishCapture, settle } from './node-slots.ts';
+import { adoptRow, finishCapture, refuseNonFinite, settle } from './node-slots.ts';
 import { DRAWN, EXTRAPOLATE, FED, POSED, RESET_AFTER_STEP, RESTORE } from './slot-table.ts';
 import { M, type MeshEntry, S, type TrackerState } from './tracker-state.ts';
 
@@ -59,6 +59,10 @@ export function captureInstance<Node extends object>(st: TrackerState<Node>, slo
       decompose(st, matrices, o, current, r);
       copyMatrix(heldMatrix, h, matrices, o);
       copyMatrix(simMatrix, h, matrices, o);
+      if (!isFiniteRow(current, r)) {
+        refuseNonFinite(st, slot);
+        composeMatrix(simMatrix, h, current, r);
+      }
     }
     flags[slot] = settle(flags[slot], !sameRow(current, r, previous, r));
   }

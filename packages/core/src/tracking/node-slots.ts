@@ -10,12 +10,14 @@ import {
   copyComponents,
   copyRow,
   differingComponents,
+  isFiniteRow,
+  nonFiniteComponents,
   POSITION,
   ROTATION,
   SCALE,
   sameRow,
 } from './components.ts';
-import { resetDescendants } from './hierarchy.ts';
+import { noteTrackedBelow, resetDescendants } from './hierarchy.ts';
 import { checkInstance, showInstanceRow, upload } from './instance-slots.ts';
 import { EXTRAPOLATE, RESET_AFTER_STEP, RESTING, SETTLED, WORLD } from './slot-table.ts';
 import { S, type TrackerState } from './tracker-state.ts';
@@ -65,7 +67,10 @@ export function adopt<Node extends object>(
   copyComponents(st.slots.held, slot * S, st.scratch, 0, mask);
   adoptRow(st, slot, st.scratch, mask);
   if (mask & ROTATION) st.platform.captured?.(node, slot);
-  if (!alone) resetDescendants(st, slot, mask);
+  if (!alone) {
+    resetDescendants(st, slot, mask);
+    noteTrackedBelow(st, node, false);
+  }
   st.platform.adopted?.(node, slot, st.poses.current, slot * S, mask, -1);
 }
 
@@ -191,8 +196,30 @@ export function capture<Node extends object>(st: TrackerState<Node>, slot: numbe
     }
   }
   copyRow(current, r, from, at);
-  flags[slot] = settle(flags[slot], !sameRow(current, r, previous, r));
+  let moved = !sameRow(current, r, previous, r);
+  if (moved && !isFiniteRow(current, r)) {
+    refuseNonFinite(st, slot);
+    moved = !sameRow(current, r, previous, r);
+  }
+  flags[slot] = settle(flags[slot], moved);
   if (flags[slot] & (EXTRAPOLATE | RESET_AFTER_STEP)) finishCapture(st, slot);
+}
+
+/**
+ * A step left a number that is not finite in the slot's current pose: the components holding
+ * one keep the pose they had before the step (Unity refuses a NaN written to a transform;
+ * docs/guarantees.md, "Non-finite poses"). Counted in `TrackerState.refused`.
+ */
+export function refuseNonFinite<Node extends object>(st: TrackerState<Node>, slot: number): void {
+  const r = slot * S;
+  copyComponents(
+    st.poses.current,
+    r,
+    st.poses.previous,
+    r,
+    nonFiniteComponents(st.poses.current, r),
+  );
+  st.refused++;
 }
 
 /**

@@ -4,8 +4,9 @@
  * Functions over the shared {@link TrackerState}.
  * @internal
  */
-import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
+import type { InterpolationMode } from '../interpolation/pose-layout.ts';
 import { ALL_COMPONENTS, copyComponents } from './components.ts';
+import { noteTrackedBelow } from './hierarchy.ts';
 import { copyMatrix } from './instance-matrix.ts';
 import { decompose, matricesOf } from './instance-slots.ts';
 import { adoptPending, convert } from './node-slots.ts';
@@ -59,6 +60,7 @@ export function addInstance<Node extends object>(
     };
     st.meshes.set(mesh, entry);
     st.meshList = [...st.meshList, entry];
+    noteTrackedBelow(st, mesh, true);
   }
   entry.slots.set(index, slot);
   if (index >= entry.dense.length) {
@@ -99,6 +101,14 @@ export function remove<Node extends object>(st: TrackerState<Node>, slot: number
   st.poses.remove(slot);
   st.slots.release(slot);
   st.entryOf[slot] = undefined;
+  if (st.poses.count === 0) {
+    // empty: the storage of the peak goes back (the pose buffer gave its own back)
+    st.slots.clear();
+    st.entryOf.length = 0;
+    st.awake = new Int32Array(64);
+    st.quiet = new Uint8Array(1);
+    st.list = new Int32Array(16);
+  }
 }
 
 export function dropInstance<Node extends object>(

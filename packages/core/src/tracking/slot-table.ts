@@ -4,7 +4,8 @@
  * was last left holding) and, for nodes simulated in world space, the exact stored numbers of
  * their simulation pose. Grows with the buffer; nothing here runs per frame except array reads.
  */
-import { POSE_STRIDE, type PoseBuffer } from '../interpolation/pose-buffer.ts';
+import type { PoseBuffer } from '../interpolation/pose-buffer.ts';
+import { POSE_STRIDE } from '../interpolation/pose-layout.ts';
 import { MATRIX_STRIDE } from './instance-matrix.ts';
 
 /**
@@ -46,6 +47,11 @@ export const POSED = 512;
  * anything reads the ledger or changes the row (docs/performance.md, "Instances").
  */
 export const DRAWN = 1024;
+/**
+ * A node with tracked descendants (or tracked instances): a write to it outside the step resets
+ * them in the frame it is made, so it is checked for writes in every frame, at rest or not.
+ */
+export const HAS_TRACKED_BELOW = 2048;
 
 function grow<T extends Float64Array | Float32Array | Int32Array | Uint16Array>(
   array: T,
@@ -95,6 +101,19 @@ export class SlotTable<Node> {
     this.simLocal = grow(this.simLocal, n * POSE_STRIDE);
     this.heldMatrix = grow(this.heldMatrix, n * MATRIX_STRIDE);
     this.simMatrix = grow(this.simMatrix, n * MATRIX_STRIDE);
+  }
+
+  /** Gives every array back (the tracker is empty): `fit` grows them again. */
+  clear(): void {
+    this.nodes.length = 0;
+    this.index = new Int32Array(0);
+    this.flags = new Uint16Array(0);
+    this.held = new Float64Array(0);
+    this.simLocal = new Float64Array(0);
+    this.heldMatrix = new Float32Array(0);
+    this.simMatrix = new Float32Array(0);
+    this.worldCount = 0;
+    this.wakes++;
   }
 
   /** Claims `slot` for `node` (instance `index`, -1 for the node itself). */

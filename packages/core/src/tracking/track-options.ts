@@ -2,7 +2,7 @@
  * What `track`, `trackInstance`, `teleport` and a `Tracker` take, and their checks: the same
  * errors in every adapter.
  */
-import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
+import type { InterpolationMode } from '../interpolation/pose-layout.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
 import { type ComponentMask, POSITION, ROTATION } from './components.ts';
 

@@ -5,7 +5,8 @@
  * functions over it; `Tracker` owns one and is the only public face.
  * @internal
  */
-import { type InterpolationMode, POSE_STRIDE, PoseBuffer } from '../interpolation/pose-buffer.ts';
+import { PoseBuffer } from '../interpolation/pose-buffer.ts';
+import { type InterpolationMode, POSE_STRIDE } from '../interpolation/pose-layout.ts';
 import { MATRIX_STRIDE } from './instance-matrix.ts';
 import type { TrackingPlatform } from './platform.ts';
 import { SlotTable } from './slot-table.ts';
@@ -40,6 +41,11 @@ export class TrackerState<Node extends object> {
   readonly platform: TrackingPlatform<Node>;
   readonly poses = new PoseBuffer();
   readonly slots = new SlotTable<Node>();
+  /**
+   * Every node above a tracked node or instanced mesh, as seen when it was tracked or a write to
+   * it adopted (hierarchy.ts, `noteTrackedBelow`).
+   */
+  readonly above = new WeakSet<Node>();
   /** Node → its own slot. */
   readonly objects = new Map<Node, number>();
   /** Instanced mesh → its tracked instances. */
@@ -68,10 +74,10 @@ export class TrackerState<Node extends object> {
   checkPending = false;
   /** The frame's last step ran and is still to be captured (by the interpolation pass). */
   capturePending = false;
-  /** Steps run in this frame so far. */
-  stepsRun = 0;
   /** The mesh entry `setInstancePose` used last (instances are moved mesh by mesh). */
   lastEntry: MeshEntry<Node> | undefined = undefined;
+  /** Non-finite poses left by steps and refused (docs/guarantees.md, "Non-finite poses"). */
+  refused = 0;
   /** The mode of nodes tracked without one. */
   defaultMode: InterpolationMode = 'interpolate';
 

@@ -32,12 +32,13 @@
  * Allocation: the per-frame and per-step passes allocate nothing; the platform is called with
  * typed arrays and offsets only (see docs/performance.md, "The tracker").
  */
-import type { FixedLoop, LoopAdapter } from '../fixed-loop.ts';
-import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
+import type { FrameContext } from '../frame-context.ts';
+import type { InterpolationMode } from '../interpolation/pose-layout.ts';
+import type { LoopAdapter } from '../loop-adapter.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
 import { POSITION, ROTATION, SCALE } from './components.ts';
 import { afterStep, beforeSteps, beginFrame, interpolate } from './frame-passes.ts';
-import { collect, resetList } from './hierarchy.ts';
+import { collect, noteTrackedBelow, resetList } from './hierarchy.ts';
 import { composeMatrix, copyMatrix } from './instance-matrix.ts';
 import { matricesOf, upload, uploadMesh } from './instance-slots.ts';
 import { adoptPending, restore, show, showOutput } from './node-slots.ts';
@@ -53,7 +54,15 @@ import {
   setFollows,
   setMode,
 } from './slot-lifecycle.ts';
-import { FED, FOLLOWS_DEFAULT, RESET_AFTER_STEP, RESTING, RESTORE, WORLD } from './slot-table.ts';
+import {
+  FED,
+  FOLLOWS_DEFAULT,
+  HAS_TRACKED_BELOW,
+  RESET_AFTER_STEP,
+  RESTING,
+  RESTORE,
+  WORLD,
+} from './slot-table.ts';
 import { simulationPose, teleportInstance, teleportNode } from './teleports.ts';
 import {
   type InstanceTrackOptions,
@@ -72,20 +81,20 @@ function setPart(rows: Float64Array, at: number, v: Vector3Like): void {
   rows[at + 2] = v.z;
 }
 
-/** Tracks the nodes of one engine for one {@link FixedLoop}; see the module doc. */
+/**
+ * Tracks the nodes of one engine for one loop (add it with `loop.addAdapter`); see the module
+ * doc.
+ */
 export class Tracker<Node extends object> implements LoopAdapter {
-  readonly #loop: FixedLoop;
   readonly #state: TrackerState<Node>;
   /** What the adapter calls a node, in error messages (`object3d`, `node`). */
   readonly #name: string;
 
   /**
-   * @param loop the loop whose alpha and `fixedDelta` the interpolation reads.
    * @param platform what the engine supplies.
    * @param options see {@link TrackerOptions}.
    */
-  constructor(loop: FixedLoop, platform: TrackingPlatform<Node>, options: TrackerOptions = {}) {
-    this.#loop = loop;
+  constructor(platform: TrackingPlatform<Node>, options: TrackerOptions = {}) {
     this.#state = new TrackerState(platform);
     this.#name = options.nodeName ?? 'node';
     this.defaultInterpolation = options.defaultInterpolation ?? 'interpolate';
@@ -122,6 +131,15 @@ export class Tracker<Node extends object> implements LoopAdapter {
     return this.#state.holding;
   }
 
+  /**
+   * Poses a step left with a number that is not finite (NaN, ±Infinity) and the tracker refused:
+   * the components holding one kept their pose from before the step (docs/guarantees.md,
+   * "Non-finite poses").
+   */
+  get refusedPoses(): number {
+    return this.#state.refused;
+  }
+
   /** Tracked slots at rest (skipped by the per-frame passes). */
   get restingCount(): number {
     let n = 0;
@@ -145,9 +163,12 @@ export class Tracker<Node extends object> implements LoopAdapter {
       setFollows(this.#state, existing, mode);
       return existing;
     }
-    const slot = add(this.#state, node, -1, mode, 0);
-    this.#state.objects.set(node, slot);
-    classify(this.#state, slot);
+    const st = this.#state;
+    const slot = add(st, node, -1, mode, 0);
+    st.objects.set(node, slot);
+    classify(st, slot);
+    noteTrackedBelow(st, node, false);
+    if (st.above.has(node) || st.meshes.has(node)) st.slots.flags[slot] |= HAS_TRACKED_BELOW;
     return slot;
   }
 
@@ -372,7 +393,8 @@ export class Tracker<Node extends object> implements LoopAdapter {
       entry = st.meshes.get(mesh);
       st.lastEntry = entry;
     }
-    const slot = (entry?.dense[index] ?? 0) - 1;
+    // a whole number first: `dense['length']` or `dense['constructor']` must not be looked up
+    const slot = index >>> 0 === index ? (entry?.dense[index] ?? 0) - 1 : -1;
     if (slot < 0) throw optionError('index', index, 'a tracked instance index');
     if (position !== undefined && !isFiniteVector(position, false)) {
       throw optionError('position', position, 'an { x, y, z } of finite numbers');
@@ -451,12 +473,12 @@ export class Tracker<Node extends object> implements LoopAdapter {
   }
 
   /** Capture of what the step left (the frame's last step: in the interpolation pass). */
-  afterStep(): void {
-    afterStep(this.#state, this.#loop);
+  afterStep(_fixedDelta: number, frame: FrameContext): void {
+    afterStep(this.#state, frame.lastStep);
   }
 
-  /** The render pose of every node that is not at rest, for the loop's alpha. */
-  interpolate(): void {
-    interpolate(this.#state, this.#loop);
+  /** The render pose of every node that is not at rest, for the frame's alpha. */
+  interpolate(frame: FrameContext): void {
+    interpolate(this.#state, frame);
   }
 }
