@@ -8,6 +8,7 @@ import {
 } from '@fixedtick/core';
 import {
   type InstanceTrackOptions,
+  kindError,
   type QuaternionLike,
   type SimulationPose,
   Tracker,
@@ -135,9 +136,7 @@ export class ThreeFixedLoop extends FixedLoop {
    * streak from the origin). Tracking a tracked object changes its mode.
    */
   track(object3d: Object3D, options?: TrackOptions): void {
-    if (object3d?.isObject3D !== true) {
-      throw optionError('object3d', object3d, 'a three.js Object3D');
-    }
+    if (object3d?.isObject3D !== true) throw kindError('object3d', object3d, 'a three.js Object3D');
     this.#tracker.track(object3d, options);
   }
 

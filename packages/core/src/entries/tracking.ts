@@ -11,6 +11,7 @@ export {
   copyComponents,
   differingComponents,
   POSITION,
+  REPARENTED,
   ROTATION,
   rowFromVectors,
   SCALE,
@@ -21,11 +22,13 @@ export {
 export { composeMatrix, MATRIX_STRIDE } from '../tracking/instance-matrix.ts';
 export type { TrackingPlatform } from '../tracking/platform.ts';
 export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
-export type {
-  InstanceTrackOptions,
-  QuaternionLike,
-  TrackerOptions,
-  TrackOptions,
-  Vector3Like,
+export {
+  describeKind,
+  type InstanceTrackOptions,
+  kindError,
+  type QuaternionLike,
+  type TrackerOptions,
+  type TrackOptions,
+  type Vector3Like,
 } from '../tracking/track-options.ts';
 export { Tracker } from '../tracking/tracker.ts';

@@ -53,6 +53,13 @@ export const ROTATION = 2;
 export const SCALE = 4;
 /** Every component of a pose. */
 export const ALL_COMPONENTS = POSITION | ROTATION | SCALE;
+/**
+ * Not a component: what a platform's `compare` adds to its mask when the node's parent changed
+ * since it last looked (a node the engine simulates in world space, `simulatedInWorld`). The
+ * tracker then keeps its simulation pose where the engine has it and re-expresses the node in its
+ * new parent's space, instead of taking the parenting's new local numbers for a write.
+ */
+export const REPARENTED = 8;
 
 /**
  * The components in which row `i` of `a` and row `j` of `b` differ, compared exactly (`!==`:

@@ -13,6 +13,7 @@ import {
   isFiniteRow,
   nonFiniteComponents,
   POSITION,
+  REPARENTED,
   ROTATION,
   SCALE,
   sameRow,
@@ -63,6 +64,10 @@ export function adopt<Node extends object>(
   mask: ComponentMask,
   alone = false,
 ): void {
+  if (mask & REPARENTED) {
+    mask = reparent(st, slot, mask);
+    if (mask === 0) return;
+  }
   const node = st.slots.nodes[slot] as Node;
   copyComponents(st.slots.held, slot * S, st.scratch, 0, mask);
   adoptRow(st, slot, st.scratch, mask);
@@ -72,6 +77,29 @@ export function adopt<Node extends object>(
     noteTrackedBelow(st, node, false);
   }
   st.platform.adopted?.(node, slot, st.poses.current, slot * S, mask, -1);
+}
+
+/**
+ * The node's parent changed (`REPARENTED`). A node simulated in world space, before or after,
+ * keeps its simulation pose where the engine has it (a root's local space is the world) and is
+ * re-expressed in its new parent's space: the body stays where the engine put it. For any other
+ * node the new local numbers are an ordinary write: returns the components to adopt.
+ */
+function reparent<Node extends object>(
+  st: TrackerState<Node>,
+  slot: number,
+  mask: ComponentMask,
+): ComponentMask {
+  const { nodes, flags, held, simLocal } = st.slots;
+  const node = nodes[slot] as Node;
+  const world = st.platform.simulatedInWorld?.(node) === true;
+  if (!world && !(flags[slot] & WORLD)) return mask & ALL_COMPONENTS;
+  const r = slot * S;
+  st.slots.setWorld(slot, world);
+  st.platform.read(node, slot, held, r);
+  if (world) convert(st, false, node, st.poses.current, r, simLocal, r);
+  if (!st.holding) show(st, slot, st.poses.output);
+  return 0;
 }
 
 /**
