@@ -21,6 +21,7 @@ export {
 } from '../tracking/components.ts';
 export { composeMatrix, MATRIX_STRIDE } from '../tracking/instance-matrix.ts';
 export type { TrackingPlatform } from '../tracking/platform.ts';
+export { PoseStream, type PoseStreamOptions } from '../tracking/pose-stream.ts';
 export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
 export {
   describeKind,
