@@ -1,5 +1,5 @@
 /**
- * The adapters' rule (SPEC §3) written by hand for plain `Object3D`s, as the least work it asks:
+ * The adapters' rule (docs/guarantees.md, "Interpolation and the adapters' rule") written by hand for plain `Object3D`s, as the least work it asks:
  * the reference point that tells the tracker's own cost apart from the rule's.
  *
  * The rule: inside the step a tracked object holds its simulation pose, elsewhere its

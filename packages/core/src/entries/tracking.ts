@@ -2,7 +2,8 @@
  * `@fixedtick/core/tracking`: the one tracker every engine adapter runs, and the platform
  * interface an engine fills in for it (floating-ui's `Platform` idea). Games get it through
  * `@fixedtick/three` or `@fixedtick/babylon`; write a {@link TrackingPlatform} to bring another
- * engine (see docs/performance.md and the adapters' platforms for worked examples).
+ * engine (the adapters' platforms are worked examples), and feed poses computed elsewhere through
+ * a {@link PoseStream} (docs/tracking.md).
  * @packageDocumentation
  */
 export {
@@ -20,7 +21,13 @@ export {
   type XYZW,
 } from '../tracking/components.ts';
 export { composeMatrix, MATRIX_STRIDE } from '../tracking/instance-matrix.ts';
-export type { TrackingPlatform } from '../tracking/platform.ts';
+export type {
+  InstancePlatform,
+  NodeFastPaths,
+  NodePlatform,
+  PhysicsPlatform,
+  TrackingPlatform,
+} from '../tracking/platform.ts';
 export { PoseStream, type PoseStreamOptions } from '../tracking/pose-stream.ts';
 export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
 export {
