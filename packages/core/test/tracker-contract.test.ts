@@ -5,27 +5,10 @@
  * instances, and letting go. Engine adapters' tests cover only what their platform fills in.
  * External streams: tracker-streams.test.ts; regressions: tracker-regressions.test.ts.
  */
-import { FixedLoop } from '@fixedtick/core';
-import { Tracker } from '@fixedtick/core/tracking';
 import { describe, expect, it } from 'vitest';
-import {
-  FakeBodyPlatform,
-  type FakeNode,
-  FakePlatform,
-  fakeMesh,
-  fakeNode,
-} from './support/fake-platform.ts';
+import { FakeBodyPlatform, fakeMesh, fakeNode, trackerOver } from './support/fake-platform.ts';
 
-function setup(platform = new FakePlatform()): {
-  loop: FixedLoop;
-  tracker: Tracker<FakeNode>;
-  platform: FakePlatform;
-} {
-  const loop = new FixedLoop({ tickRate: 10 });
-  const tracker = new Tracker(platform);
-  loop.addAdapter(tracker);
-  return { loop, tracker, platform };
-}
+const setup = trackerOver;
 
 describe('the rule', () => {
   it('a node holds its simulation pose inside the step and the interpolated one outside', () => {

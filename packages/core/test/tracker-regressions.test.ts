@@ -6,20 +6,17 @@
  */
 import { FixedLoop } from '@fixedtick/core';
 import { lerp, PoseBuffer } from '@fixedtick/core/interpolation';
-import { Tracker } from '@fixedtick/core/tracking';
 import { describe, expect, it } from 'vitest';
-import { FakeBodyPlatform, FakePlatform, fakeMesh, fakeNode } from './support/fake-platform.ts';
+import {
+  FakeBodyPlatform,
+  FakePlatform,
+  fakeMesh,
+  fakeNode,
+  trackerOver,
+} from './support/fake-platform.ts';
 
-function setup(bodies = false): {
-  loop: FixedLoop;
-  platform: FakePlatform;
-  tracker: Tracker<ReturnType<typeof fakeNode>>;
-} {
-  const loop = new FixedLoop({ tickRate: 10 });
-  const platform = bodies ? new FakeBodyPlatform() : new FakePlatform();
-  const tracker = new Tracker(platform);
-  loop.addAdapter(tracker);
-  return { loop, platform, tracker };
+function setup(bodies = false): ReturnType<typeof trackerOver> {
+  return trackerOver(bodies ? new FakeBodyPlatform() : new FakePlatform());
 }
 
 describe('a non-finite pose from a step (defect 1)', () => {

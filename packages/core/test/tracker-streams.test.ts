@@ -3,23 +3,15 @@
  * fake platform: tick-stamped snapshots drawn at the loop's alpha or at a render delay of their
  * own, teleports carried as such, late snapshots dropped, nodes and instances as sinks.
  */
-import { FixedLoop } from '@fixedtick/core';
-import { Tracker } from '@fixedtick/core/tracking';
 import { describe, expect, it } from 'vitest';
-import { type FakeNode, FakePlatform, fakeMesh, fakeNode } from './support/fake-platform.ts';
+import { fakeMesh, fakeNode, trackerOver } from './support/fake-platform.ts';
 
 /** The pose row of a body at `x` (no rotation, unit scale). */
 function at(x: number): number[] {
   return [x, 0, 0, 0, 0, 0, 1, 1, 1, 1];
 }
 
-function setup(): { loop: FixedLoop; tracker: Tracker<FakeNode>; platform: FakePlatform } {
-  const loop = new FixedLoop({ tickRate: 10 });
-  const platform = new FakePlatform();
-  const tracker = new Tracker(platform);
-  loop.addAdapter(tracker);
-  return { loop, tracker, platform };
-}
+const setup = trackerOver;
 
 describe('an external stream', () => {
   it('by default is drawn at the loop alpha, one step behind, as the loop draws its own bodies', () => {

@@ -1,10 +1,16 @@
+/**
+ * Adopting a write outside the step: the components written become the node's simulation pose
+ * (write-check.ts) and teleport on its tracked descendants too (hierarchy.ts); and the redraw of
+ * nodes simulated in world space after their parents moved. Functions over the shared
+ * {@link TrackerState}.
+ * @internal
+ */
 import type { ComponentMask } from './components.ts';
 import { noteTrackedBelow, resetDescendants } from './hierarchy.ts';
-import { checkInstance, upload } from './instance-slots.ts';
 import { drawRows } from './node-drawing.ts';
 import { SIMULATED_IN_WORLD } from './slot-states.ts';
 import type { TrackerState } from './tracker-state.ts';
-import { adoptOwn, writtenComponents } from './write-check.ts';
+import { adoptOwn, pendingComponents } from './write-check.ts';
 
 /** Adopts the components `mask` written to the slot's node (found by the platform's `compare`). */
 export function adoptWrite<Node extends object>(
@@ -41,13 +47,7 @@ export function adoptPending<Node extends object>(
   slot: number,
   alone = false,
 ): void {
-  if (state.holding) return;
-  if (state.slots.index[slot] >= 0) {
-    checkInstance(state, slot);
-    upload(state);
-    return;
-  }
-  const mask = writtenComponents(state, slot);
+  const mask = pendingComponents(state, slot);
   if (mask !== 0) adopt(state, slot, mask, alone);
 }
 

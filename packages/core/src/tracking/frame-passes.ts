@@ -31,6 +31,7 @@ import {
 import type { TrackerState } from './tracker-state.ts';
 import { writtenComponents } from './write-check.ts';
 
+/** Arms the frame: instance buffers re-read, the write check pending, nodes not holding. */
 export function beginFrame<Node extends object>(state: TrackerState<Node>): void {
   refreshMatrices(state);
   state.checkPending = true;
@@ -38,6 +39,10 @@ export function beginFrame<Node extends object>(state: TrackerState<Node>): void
   state.holding = false;
 }
 
+/**
+ * Before the steps of a frame that runs any: per block, the write check and the restore of the
+ * simulation pose (quiet blocks skipped); instances; then previous ← current for the steps.
+ */
 export function beforeSteps<Node extends object>(state: TrackerState<Node>): void {
   const check = state.checkPending;
   state.checkPending = false;

@@ -86,6 +86,10 @@ export function noteTrackedBelow<Node extends object>(
   }
 }
 
+/**
+ * The components `mask` adopted on the slot's node teleport on its tracked descendants (and
+ * instances): previous and output ← current for those components.
+ */
 export function resetDescendants<Node extends object>(
   state: TrackerState<Node>,
   slot: number,

@@ -1,3 +1,10 @@
+/**
+ * The tracker's passes over the instances of instanced meshes, called from frame-passes.ts: the
+ * write check (and the restore of `restore: true` instances) before the steps, the capture after
+ * a step, and the interpolation and the composition of every awake instance's matrix straight
+ * into its mesh's buffer. Functions over the shared {@link TrackerState}.
+ * @internal
+ */
 import { POSE_STRIDE } from '../interpolation/pose-layout.ts';
 import { composeMatrices, composeMatrix, MATRIX_STRIDE, sameMatrix } from './instance-matrix.ts';
 import { captureInstance, checkInstance, restoreInstance } from './instance-slots.ts';
@@ -51,6 +58,7 @@ export function checkInstances<Node extends object>(
   }
 }
 
+/** Capture of every tracked instance after a step. */
 export function captureInstances<Node extends object>(state: TrackerState<Node>): void {
   const { nodes, index } = state.slots;
   const size = state.poses.size;

@@ -1,3 +1,9 @@
+/**
+ * Instances moved and let go from outside the passes: `setInstancePose` (the fast way to move
+ * instances inside the step) and `untrackInstance`. Functions over the shared
+ * {@link TrackerState}.
+ * @internal
+ */
 import { POSE_STRIDE } from '../interpolation/pose-layout.ts';
 import { optionError } from '../options.ts';
 import { adoptPending } from './adopt-writes.ts';

@@ -29,6 +29,7 @@ import {
 } from './slot-states.ts';
 import type { MeshEntry, TrackerState } from './tracker-state.ts';
 
+/** The instance matrices of `mesh`; a `RangeError` if it has none. */
 export function matricesOf<Node extends object>(
   state: TrackerState<Node>,
   mesh: Node,
@@ -38,6 +39,7 @@ export function matricesOf<Node extends object>(
   return matrices;
 }
 
+/** The platform's decomposition of a matrix into a pose row; an `Error` if it has none. */
 export function decompose<Node extends object>(
   state: TrackerState<Node>,
   matrices: Float32Array,
@@ -110,6 +112,10 @@ export function settleLedger<Node extends object>(state: TrackerState<Node>, slo
   flags[slot] &= ~LEDGER_NOT_STORED;
 }
 
+/**
+ * The write check of one instance: a matrix written by others since the tracker last left it is
+ * adopted (per component, as far as a decomposition tells) and moves the engine's body.
+ */
 export function checkInstance<Node extends object>(state: TrackerState<Node>, slot: number): void {
   const { nodes, index, heldMatrix, simMatrix } = state.slots;
   const mesh = nodes[slot] as Node;
@@ -133,6 +139,7 @@ export function checkInstance<Node extends object>(state: TrackerState<Node>, sl
   state.platform.adopted?.(mesh, slot, state.poses.current, slot * POSE_STRIDE, mask, index[slot]);
 }
 
+/** Puts an instance's simulation matrix back before the steps (`restore: true`). */
 export function restoreInstance<Node extends object>(
   state: TrackerState<Node>,
   slot: number,
@@ -148,6 +155,7 @@ export function restoreInstance<Node extends object>(
   (state.entryOf[slot] as MeshEntry<Node>).needsUpload = true;
 }
 
+/** Composes an instance's pose row `rows` into its matrix and its ledger. */
 export function drawInstanceRow<Node extends object>(
   state: TrackerState<Node>,
   slot: number,
@@ -167,6 +175,7 @@ export function drawInstanceRow<Node extends object>(
   entry.needsUpload = true;
 }
 
+/** Has the platform upload every mesh whose matrices a pass rewrote. */
 export function upload<Node extends object>(state: TrackerState<Node>): void {
   const list = state.meshList;
   for (let i = 0; i < list.length; i++) {

@@ -13,12 +13,14 @@ import { convert } from './simulation-rows.ts';
 import { SIMULATED_IN_WORLD } from './slot-states.ts';
 import type { TrackerState } from './tracker-state.ts';
 
+/** Puts the slot's simulation pose back into its node (stored numbers, exactly). */
 export function restore<Node extends object>(state: TrackerState<Node>, slot: number): void {
   if (state.slots.flags[slot] & SIMULATED_IN_WORLD)
     writeStoredPose(state, slot, state.slots.simLocal, slot * POSE_STRIDE, true);
   else writeStoredPose(state, slot, state.poses.current, slot * POSE_STRIDE, true);
 }
 
+/** Draws row `slot` of `rows` (simulation space) into the node, converted to its stored space. */
 export function drawRows<Node extends object>(
   state: TrackerState<Node>,
   slot: number,
@@ -56,6 +58,7 @@ export function writeStoredPose<Node extends object>(
   copyComponents(held, r, from, at, mask);
 }
 
+/** Draws the slot's output row into its sink: the node, or the instance matrix. */
 export function drawOutput<Node extends object>(state: TrackerState<Node>, slot: number): void {
   if (state.slots.index[slot] >= 0) drawInstanceRow(state, slot, state.poses.output);
   else drawRows(state, slot, state.poses.output);

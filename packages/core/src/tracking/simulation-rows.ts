@@ -73,6 +73,7 @@ export function finishCapture<Node extends object>(state: TrackerState<Node>, sl
   }
 }
 
+/** The engine's velocity of the slot, for `'extrapolate'` (a moving one wakes the slot). */
 export function velocity<Node extends object>(state: TrackerState<Node>, slot: number): void {
   const velocity = state.platform.velocity;
   if (velocity === undefined) return;

@@ -22,7 +22,11 @@ import {
 } from './slot-states.ts';
 import type { MeshEntry, TrackerState } from './tracker-state.ts';
 
-export function add<Node extends object>(
+/**
+ * A new slot for `node` (instance `index`, -1 for the node itself) with `mode` (`undefined`:
+ * follows the default); a node's stored pose becomes its simulation pose.
+ */
+export function addSlot<Node extends object>(
   state: TrackerState<Node>,
   node: Node,
   index: number,
@@ -61,7 +65,7 @@ export function addInstance<Node extends object>(
   flags: number,
 ): number {
   const matrices = matricesOf(state, mesh);
-  const slot = add(state, mesh, index, mode, flags);
+  const slot = addSlot(state, mesh, index, mode, flags);
   let entry = state.meshes.get(mesh);
   if (entry === undefined) {
     entry = {
@@ -94,6 +98,10 @@ export function addInstance<Node extends object>(
   return slot;
 }
 
+/**
+ * Asks the platform whether the slot's node is simulated in world space and, if that changed,
+ * re-expresses its simulation pose in the new space.
+ */
 export function classify<Node extends object>(state: TrackerState<Node>, slot: number): void {
   const { nodes, flags, held, simLocal } = state.slots;
   const node = nodes[slot] as Node;
@@ -112,7 +120,8 @@ export function classify<Node extends object>(state: TrackerState<Node>, slot: n
   state.slots.wake(slot, AT_REST);
 }
 
-export function remove<Node extends object>(state: TrackerState<Node>, slot: number): void {
+/** Frees the slot (its stream binding too); an empty tracker gives its storage back. */
+export function removeSlot<Node extends object>(state: TrackerState<Node>, slot: number): void {
   if (state.slots.flags[slot] & STREAMED) {
     for (const stream of state.streams) stream.released(slot);
   }
@@ -129,6 +138,7 @@ export function remove<Node extends object>(state: TrackerState<Node>, slot: num
   }
 }
 
+/** Frees instance `index` of `entry`; the mesh entry goes with its last instance. */
 export function dropInstance<Node extends object>(
   state: TrackerState<Node>,
   entry: MeshEntry<Node>,
@@ -137,7 +147,7 @@ export function dropInstance<Node extends object>(
 ): void {
   entry.slots.delete(index);
   if (index < entry.dense.length) entry.dense[index] = 0;
-  remove(state, slot);
+  removeSlot(state, slot);
   if (entry.slots.size === 0) {
     if (state.lastEntry === entry) state.lastEntry = undefined;
     state.meshes.delete(entry.mesh);
@@ -145,6 +155,7 @@ export function dropInstance<Node extends object>(
   }
 }
 
+/** Sets the slot's interpolation mode (and the flags that mirror it); wakes it. */
 export function setMode<Node extends object>(
   state: TrackerState<Node>,
   slot: number,
@@ -156,6 +167,7 @@ export function setMode<Node extends object>(
   state.slots.wake(slot, AT_REST);
 }
 
+/** Sets the slot's mode, or makes it follow the default when `mode` is undefined. */
 export function setFollows<Node extends object>(
   state: TrackerState<Node>,
   slot: number,
@@ -165,6 +177,7 @@ export function setFollows<Node extends object>(
   setMode(state, slot, mode ?? state.defaultMode);
 }
 
+/** Sets or clears `flag` of the slot. */
 export function setFlag<Node extends object>(
   state: TrackerState<Node>,
   slot: number,
@@ -181,7 +194,7 @@ export function forgetNode<Node extends object>(state: TrackerState<Node>, node:
   const slot = state.objects.get(node);
   if (slot !== undefined) {
     state.objects.delete(node);
-    remove(state, slot);
+    removeSlot(state, slot);
     n++;
   }
   const entry = state.meshes.get(node);

@@ -103,6 +103,7 @@ export function modeOption(options: TrackOptions): InterpolationMode | undefined
     : checkInterpolationMode(options.interpolation, 'interpolation');
 }
 
+/** Checks a teleport's position and rotation; returns the components it moves. */
 export function checkTeleport(
   position: Vector3Like,
   rotation: QuaternionLike | undefined,
@@ -116,6 +117,7 @@ export function checkTeleport(
   return rotation === undefined ? POSITION : POSITION | ROTATION;
 }
 
+/** Writes a teleport's position and, if given, rotation into row `r` of `rows`. */
 export function setTeleported(
   rows: Float64Array,
   r: number,

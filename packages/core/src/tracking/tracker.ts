@@ -18,11 +18,11 @@ import type { TrackingPlatform } from './platform.ts';
 import { PoseStream, type PoseStreamOptions } from './pose-stream.ts';
 import { identityPose, type SimulationPose } from './simulation-pose.ts';
 import {
-  add,
   addInstance,
+  addSlot,
   classify,
   forgetNode,
-  remove,
+  removeSlot,
   setFlag,
   setFollows,
   setMode,
@@ -122,7 +122,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
       return existing;
     }
     const state = this.#state;
-    const slot = add(state, node, -1, mode, 0);
+    const slot = addSlot(state, node, -1, mode, 0);
     state.objects.set(node, slot);
     classify(state, slot);
     noteTrackedBelow(state, node, false);
@@ -169,7 +169,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
       restore(this.#state, slot);
     }
     this.#state.objects.delete(node);
-    remove(this.#state, slot);
+    removeSlot(this.#state, slot);
     return true;
   }
 

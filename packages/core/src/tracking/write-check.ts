@@ -95,12 +95,24 @@ export function adoptPendingOwn<Node extends object>(
   state: TrackerState<Node>,
   slot: number,
 ): void {
-  if (state.holding) return;
+  const mask = pendingComponents(state, slot);
+  if (mask !== 0) adoptOwn(state, slot, mask);
+}
+
+/**
+ * Outside the step, the components others wrote to the slot's node since a pass last checked it
+ * (the node's pose then in scratch row 0); an instance's written matrix is adopted here and 0
+ * returned. Inside the step: 0 (the node is the simulation there).
+ */
+export function pendingComponents<Node extends object>(
+  state: TrackerState<Node>,
+  slot: number,
+): ComponentMask {
+  if (state.holding) return 0;
   if (state.slots.index[slot] >= 0) {
     checkInstance(state, slot);
     upload(state);
-    return;
+    return 0;
   }
-  const mask = writtenComponents(state, slot);
-  if (mask !== 0) adoptOwn(state, slot, mask);
+  return writtenComponents(state, slot);
 }

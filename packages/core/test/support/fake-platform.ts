@@ -5,7 +5,8 @@
  * physics bodies that hold the simulation pose themselves (`capture`), like Havok or Rapier.
  * Every platform call is counted, so tests can assert on the work a pass does.
  */
-import { composeMatrix, type TrackingPlatform } from '@fixedtick/core/tracking';
+import { FixedLoop } from '@fixedtick/core';
+import { composeMatrix, Tracker, type TrackingPlatform } from '@fixedtick/core/tracking';
 
 /** A node of the fake engine. */
 export interface FakeNode {
@@ -126,6 +127,18 @@ export class FakeBodyPlatform extends FakePlatform {
     for (let k = 0; k < 10; k++) rows[at + k] = body[k];
     return true;
   }
+}
+
+/** A loop at 10 Hz with a tracker over `platform` plugged in. */
+export function trackerOver(platform: FakePlatform = new FakePlatform()): {
+  loop: FixedLoop;
+  tracker: Tracker<FakeNode>;
+  platform: FakePlatform;
+} {
+  const loop = new FixedLoop({ tickRate: 10 });
+  const tracker = new Tracker(platform);
+  loop.addAdapter(tracker);
+  return { loop, tracker, platform };
 }
 
 /** three.js's `Matrix4.decompose` (positive determinant assumed), into a pose row. */
