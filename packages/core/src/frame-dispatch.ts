@@ -63,6 +63,8 @@ export class FrameDispatch {
   /** Set by `dispose()`: the frame under way calls no further listener or adapter. */
   disposed = false;
   #pendingError: { error: unknown } | undefined;
+  /** The clock of the frame under way (its step holds for the whole frame). */
+  #clock: FixedClock | undefined;
   /** The point of the frame being run (see FRAME_START …), for error reports. */
   #point = FRAME_START;
 
@@ -170,6 +172,7 @@ export class FrameDispatch {
     paused: boolean,
   ): void {
     const frame = this.frame;
+    this.#clock = clock;
     const previousAlpha = frame.alpha;
     clock.plan(forced, paused);
     const steps = clock.steps;
@@ -291,7 +294,9 @@ export class FrameDispatch {
   /** Calls one adapter phase on every adapter of the frame, isolating errors (no allocation). */
   #adapterStep(adapters: readonly LoopAdapter[], phase: AdapterPhase): void {
     const frame: FrameContext = this.frame;
-    const fixedDelta = frame.fixedDelta;
+    // the clock's own number, as the listeners get it: read from the context's field, the double
+    // would be boxed afresh for each call (docs/performance.md, "The loop")
+    const fixedDelta = (this.#clock as FixedClock).fixedDelta;
     for (let i = 0; i < adapters.length && !this.disposed; i++) {
       const adapter = adapters[i];
       try {
