@@ -14,7 +14,7 @@
  *   measured once most have come to rest (the frames include Havok's steps, the same work on
  *   both sides).
  *
- * Each reports `ratio = new / old` per frame as min / median / max over interleaved rounds
+ * `OLD_VS_NEW_SCENES=threePlain,threeInstanced` runs only those. Each reports `ratio = new / old` per frame as min / median / max over interleaved rounds
  * (`compareRounds`), each side's median ns per frame, and the bytes the new side allocates per
  * frame (young-generation growth over 1 440 frames, 144 for Babylon, in windows without a
  * garbage collection).
@@ -174,32 +174,37 @@ export default async function oldVsNew(): Promise<Record<string, unknown>> {
     frames = 1440,
   ): Promise<number> => (await allocationWithoutGc(frame(loop), frames)).bytesPerCall;
 
-  const plainNew = threePlain(ThreeFixedLoop, BODIES);
-  const plainOld = threePlain(old.three.ThreeFixedLoop, BODIES);
-  const plain = compareRounds(frame(plainNew), frame(plainOld), 48, 21);
-  const plainBytes = await bytesPerFrame(plainNew);
+  const scenes = (
+    process.env.OLD_VS_NEW_SCENES ?? 'threePlain,threeInstanced,babylonSettling'
+  ).split(',');
+  const out: Record<string, unknown> = { old: commit, bodies: BODIES };
+  if (scenes.includes('threePlain')) {
+    const plainNew = threePlain(ThreeFixedLoop, BODIES);
+    const plainOld = threePlain(old.three.ThreeFixedLoop, BODIES);
+    const plain = compareRounds(frame(plainNew), frame(plainOld), 48, 21);
+    const plainBytes = await bytesPerFrame(plainNew);
+    out.threePlain = report(plain, plainBytes);
+  }
+  if (scenes.includes('threeInstanced')) {
+    const instNew = threeInstanced(ThreeFixedLoop, BODIES);
+    const instOld = threeInstanced(old.three.ThreeFixedLoop, BODIES);
+    const instanced = compareRounds(frame(instNew), frame(instOld), 48, 21);
+    const instBytes = await bytesPerFrame(instNew);
+    out.threeInstanced = report(instanced, instBytes);
+  }
+  if (scenes.includes('babylonSettling')) {
+    process.stderr.write('bench: old-vs-new: three done, Babylon settling…\n');
+    const babNew = await babylonSettling(BabylonFixedLoop, BODIES);
+    const babOld = await babylonSettling(old.babylon.BabylonFixedLoop, BODIES);
+    const settling = compareRounds(frame(babNew), frame(babOld), 12, 11);
+    // Havok's steps dominate these frames: fewer of them (the allocation window stays clean of GC)
+    const babBytes = await bytesPerFrame(babNew, 144);
 
-  const instNew = threeInstanced(ThreeFixedLoop, BODIES);
-  const instOld = threeInstanced(old.three.ThreeFixedLoop, BODIES);
-  const instanced = compareRounds(frame(instNew), frame(instOld), 48, 21);
-  const instBytes = await bytesPerFrame(instNew);
-
-  process.stderr.write('bench: old-vs-new: three done, Babylon settling…\n');
-  const babNew = await babylonSettling(BabylonFixedLoop, BODIES);
-  const babOld = await babylonSettling(old.babylon.BabylonFixedLoop, BODIES);
-  const settling = compareRounds(frame(babNew), frame(babOld), 12, 11);
-  // Havok's steps dominate these frames: fewer of them (the allocation window stays clean of GC)
-  const babBytes = await bytesPerFrame(babNew, 144);
-
-  return {
-    old: commit,
-    bodies: BODIES,
-    threePlain: report(plain, plainBytes),
-    threeInstanced: report(instanced, instBytes),
-    babylonSettling: {
+    out.babylonSettling = {
       ...report(settling, babBytes),
       restingNew: babNew.tracker.restingCount,
       restingOld: babOld.tracker.restingCount,
-    },
-  };
+    };
+  }
+  return out;
 }
