@@ -1,5 +1,5 @@
 /**
- * Every adapter re-exports every `@fixedtick/core` subpath as its own (SPEC §1): the subpath is
+ * Every adapter re-exports every `@fixedtick/core` subpath as its own (docs/packaging.md): the subpath is
  * in its package.json `exports` and `typesVersions`, its entry file is the generated one, and it
  * exports exactly core's values (the same objects). Fails when an adapter misses a core subpath,
  * e.g. after core gained one and `npm run sync:subpaths` was not run.

@@ -114,7 +114,7 @@ describe('figures (docs/figures, embedded by the guides)', () => {
     expect(committed, `docs/figures/${name} is stale: run npm run figures`).toBe(figures[name]);
   });
 
-  it('shows the reference numbers of SPEC §9, computed by the library', () => {
+  it('shows the reference numbers of docs/guarantees.md, computed by the library', () => {
     expect(figures['jump-peak.svg']).toContain('×dt: 90.0 px at 30 Hz, 98.8 px at 240 Hz');
     expect(figures['jump-peak.svg']).toContain('No dt and fixed steps: 95.0 px at every rate');
     const alphas = [...figures['steps-alpha.svg'].matchAll(/>(\.\d\d)</g)].map((m) => m[1]);

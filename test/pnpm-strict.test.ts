@@ -1,5 +1,5 @@
 /**
- * SPEC §1: a project that installs only an adapter can import every subpath of it — core's
+ * docs/packaging.md: a project that installs only an adapter can import every subpath of it — core's
  * re-exported ones included — under pnpm's strict layout, where `@fixedtick/core` is a
  * dependency of the adapter but not of the project, so `@fixedtick/core/debug` itself does not
  * resolve. The packed tarballs (test/support/packages.ts) are installed by pnpm (pinned in the

@@ -234,7 +234,7 @@ async function measure(mode: InterpolationMode, kind: SceneKind) {
   const fractions = measured.map((r) => r.fraction);
   timing.on = false;
   // The adapter's phases alone (Havok left out), in the loop's order, for allocation: a 60 Hz
-  // step pattern at 144 fps, with `lastFrame.steps` as a real frame sets it.
+  // step pattern at 144 fps, with a frame context as a real frame sets it.
   const stepsOf: number[] = [];
   let acc = 0;
   for (let f = 0; f < FPS; f++) {
@@ -243,16 +243,22 @@ async function measure(mode: InterpolationMode, kind: SceneKind) {
     acc -= n / TICK_RATE;
     stepsOf.push(n);
   }
-  const info = loop.lastFrame as { steps: number };
+  const context = {
+    fixedDelta: 1 / TICK_RATE,
+    alpha: loop.alpha,
+    tick: 0,
+    steps: 0,
+    lastStep: true,
+  };
   const adapterFrame = (i: number) => {
     const steps = stepsOf[i % FPS];
-    info.steps = steps;
+    context.steps = steps;
     tracker.beginFrame();
     if (steps > 0) {
       tracker.beforeSteps();
-      tracker.afterStep();
+      tracker.afterStep(context.fixedDelta, context);
     }
-    tracker.interpolate(); // reads loop.alpha, as in a real frame
+    tracker.interpolate(context); // the alpha of the last real frame
     tracker.rewriteWorldNodes();
   };
   const short = allocationPerCall(adapterFrame, 2880, 4320);

@@ -1,5 +1,5 @@
 /**
- * The adapters' rule (SPEC §3) written by hand for plain `Object3D`s, as the least work it asks:
+ * The adapters' rule (docs/guarantees.md, "Interpolation and the adapters' rule") written by hand for plain `Object3D`s, as the least work it asks:
  * the reference point that tells the tracker's own cost apart from the rule's.
  *
  * The rule: inside the step a tracked object holds its simulation pose, elsewhere its
@@ -15,17 +15,14 @@
  *   in it; lerp/slerp; write the render pose.
  *
  * It uses the tracker's own pieces where the rule has no choice to make: its lerp kernel
- * (`interpolateList`), its reads and compares of three's vectors (`rowFromVectors`,
+ * (`PoseBuffer.interpolateList`), its reads and compares of three's vectors (`rowFromVectors`,
  * `vectorsDiffer`) and three's Euler sync without the change callback (`setRotation`,
  * `restoreRotation`). Passes go slot by slot over all bodies, with no blocks.
  */
 import type { Object3D } from 'three';
 import type { FixedLoop } from '../../packages/core/src/index.ts';
-import {
-  interpolateList,
-  PoseBuffer,
-  POSE_STRIDE as S,
-} from '../../packages/core/src/interpolation/pose-buffer.ts';
+import { PoseBuffer } from '../../packages/core/src/interpolation/pose-buffer.ts';
+import { POSE_STRIDE as S } from '../../packages/core/src/interpolation/pose-layout.ts';
 import {
   copyRow,
   rowFromVectors,
@@ -103,22 +100,23 @@ export function trackByRule(loop: FixedLoop, list: readonly Object3D[]): void {
       }
       poses.shiftAll();
     },
-    afterStep(_dt, loop) {
+    afterStep(_dt, frame) {
       for (let i = 0; i < n; i++) capture(i);
       // the step after this one starts from this one's pose (none left: the frame draws now)
-      if (++steps < loop.lastFrame.steps) poses.shiftAll();
+      steps++;
+      if (!frame.lastStep) poses.shiftAll();
     },
-    interpolate(loop) {
+    interpolate(frame) {
       const check = steps === 0;
       steps = 0;
-      poses.setClock(loop);
+      poses.setClock(frame);
       let count = 0;
       for (let i = 0; i < n; i++) {
         if (resting[i] === 1) continue;
         if (check && written(i)) adopt(i);
         awake[count++] = i;
       }
-      interpolateList(poses, awake, count);
+      poses.interpolateList(awake, count);
       const { current, previous, output } = poses;
       for (let k = 0; k < count; k++) {
         const i = awake[k];

@@ -20,7 +20,7 @@
  *   skipped by the passes; its write check remains, and a check after each step that the step
  *   left it as it was.
  * - **rule by hand** (`ruleByHand`, three-rule.ts) — the plain scene tracked by the adapters' rule
- *   (SPEC §3: the simulation pose inside the step, the interpolated one outside it, a write
+ *   (docs/guarantees.md, "Interpolation and the adapters' rule": the simulation pose inside the step, the interpolated one outside it, a write
  *   outside the step a teleport) written by hand as the least work it asks, with none of the
  *   tracker's generality. Reported against the hand-written loop (what the rule itself costs),
  *   the adapter against it (`adapterOverRule`: what the tracker adds to the rule), and its own

@@ -16,7 +16,7 @@ import {
 } from '../../packages/core/src/index.ts';
 import { el, legend, lineChart, num, scale, svgDocument, text } from './svg.ts';
 
-/** The reference jump (SPEC §9): 600 px/s up, 1800 px/s² down, semi-implicit Euler. */
+/** The reference jump (docs/guarantees.md, "Reference numbers"): 600 px/s up, 1800 px/s² down, semi-implicit Euler. */
 const V0 = 600;
 const G = 1800;
 /** The per-frame (no dt) version is tuned so it matches at 60 fps: px per frame, px per frame². */

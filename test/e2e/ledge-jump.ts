@@ -1,7 +1,7 @@
 /**
  * The steps and numbers of the ledge examples' e2e tests (examples/three-jump and its React Three
  * Fiber twin examples/r3f-jump, which share examples/shared/ledge-jump.ts): set the rates, press
- * Space once, wait for every runner to land, and check the jump against SPEC §9.
+ * Space once, wait for every runner to land, and check the jump against docs/guarantees.md ("Reference numbers").
  */
 import { expect } from 'vitest';
 import { type ExampleSession, readState, waitForFrames } from './harness.ts';
@@ -68,7 +68,7 @@ export async function jumpAt<S extends JumpState>(
   return { before, after };
 }
 
-/** SPEC §9's simulated displays and the peak of the runner scaled by dt at each (60 Hz physics). */
+/** The simulated displays of docs/guarantees.md ("Reference numbers") and the peak of the runner scaled by dt at each (60 Hz physics). */
 export const DISPLAY_JUMPS = [
   { fps: 30, dt: 90.0 },
   { fps: 60, dt: 95.0 },
@@ -76,7 +76,7 @@ export const DISPLAY_JUMPS = [
 ] as const;
 
 /**
- * SPEC §9's jump at a simulated `fps` display with 60 Hz physics: each runner jumped once; fixed
+ * The reference jump (docs/guarantees.md) at a simulated `fps` display with 60 Hz physics: each runner jumped once; fixed
  * steps 95.0 px and 39 ticks of air at every rate; scaled by dt `dtPeak` (90.0 / 95.0 / 97.9 px);
  * moved per frame 95.0 px but 39 frames of air at the display's rate.
  */

@@ -246,13 +246,6 @@ const triggers: Record<string, () => string | Promise<string>> = {
   // interpolation buffers
   'pose-mode': () => thrown(() => new PoseBuffer().add('lerp' as never)),
   'pose-capacity': () => thrown(() => new PoseBuffer(0)),
-  'pose-parent': () =>
-    thrown(() => {
-      const poses = new PoseBuffer();
-      const a = poses.add();
-      const b = poses.add('interpolate', a);
-      poses.setParent(a, b);
-    }),
   'pose-slot': () => thrown(() => new PoseBuffer().reset(3)),
   // input
   'input-loop': () => thrown(() => new InputLatch(undefined as never)),

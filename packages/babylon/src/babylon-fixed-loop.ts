@@ -30,6 +30,7 @@ import {
   resolveOptions,
 } from '@fixedtick/core';
 import {
+  kindError,
   type QuaternionLike,
   type SimulationPose,
   Tracker,
@@ -151,7 +152,7 @@ export class BabylonFixedLoop extends FixedLoop {
     const shape = scene as unknown as SceneLike;
     const stepper = new HavokStepper(shape);
     this.#platform = new BabylonPlatform(stepper);
-    this.#tracker = new Tracker<NodeLike>(this, this.#platform, {
+    this.#tracker = new Tracker<NodeLike>(this.#platform, {
       defaultInterpolation: settings.defaultInterpolation,
       nodeName: 'node',
     });
@@ -314,7 +315,7 @@ export class BabylonFixedLoop extends FixedLoop {
   #node(node: TransformNode): NodeLike {
     const n = node as unknown as NodeLike;
     if (n === null || typeof n !== 'object' || typeof n.isDisposed !== 'function' || !n.position) {
-      throw new TypeError(optionError('node', node, 'a Babylon.js TransformNode or Mesh').message);
+      throw kindError('node', node, 'a Babylon.js TransformNode or Mesh');
     }
     return n;
   }

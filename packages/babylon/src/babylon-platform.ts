@@ -11,8 +11,10 @@
  */
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import {
+  ALL_COMPONENTS,
   type ComponentMask,
   POSITION,
+  REPARENTED,
   ROTATION,
   rowFromVectors,
   SCALE,
@@ -60,6 +62,8 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   readonly #pos: Vec3Like[] = [];
   readonly #rot: QuatLike[] = [];
   readonly #scl: Vec3Like[] = [];
+  /** By slot: the node's parent when last read or compared. */
+  readonly #parents: (NodeLike | null)[] = [];
 
   /** @param stepper the Havok stepper (teleports go through its physics engine). */
   constructor(stepper: HavokStepper) {
@@ -72,7 +76,7 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     const p = node.position;
     const q = quaternionOf(node);
     const s = node.scaling;
-    if (slot >= 0) this.#bind(slot, p, q, s);
+    if (slot >= 0) this.#bind(node, slot, p, q, s);
     rowFromVectors(rows, at, p, q, s);
   }
 
@@ -119,6 +123,12 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     at: number,
     thorough: boolean,
   ): ComponentMask {
+    const parent = node.parent as NodeLike | null;
+    if (parent !== this.#parents[slot]) {
+      // reparented (`setParent`, `parent = …`): the tracker keeps a body where Havok has it
+      this.#parents[slot] = parent;
+      return REPARENTED | ALL_COMPONENTS;
+    }
     if (thorough) {
       let mask = 0;
       if (node.position !== this.#pos[slot]) mask = POSITION;
@@ -172,14 +182,17 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
   ): void {
     const [local, world] = this.#m;
     this.#compose(from, at, local);
-    local.multiplyToRef((node.parent as NodeLike).computeWorldMatrix(true), world);
+    const parent = node.parent as NodeLike | null;
+    local.multiplyToRef(parent?.computeWorldMatrix(true) ?? Matrix.IdentityReadOnly, world);
     this.#decomposed(world, to, toAt, from, at);
   }
 
   toLocal(node: NodeLike, from: Float64Array, at: number, to: Float64Array, toAt: number): void {
     const [world, inverse, local] = this.#m;
     this.#compose(from, at, world);
-    (node.parent as NodeLike).computeWorldMatrix(true).invertToRef(inverse);
+    const parent = node.parent as NodeLike | null;
+    if (parent === null) inverse.copyFrom(Matrix.IdentityReadOnly);
+    else parent.computeWorldMatrix(true).invertToRef(inverse);
     world.multiplyToRef(inverse, local);
     this.#decomposed(local, to, toAt, from, at);
   }
@@ -275,10 +288,12 @@ export class BabylonPlatform implements TrackingPlatform<NodeLike> {
     rowFromVectors(to, toAt, this.#v, this.#q.normalize(), this.#s);
   }
 
-  #bind(slot: number, p: Vec3Like, q: QuatLike, s: Vec3Like): void {
+  #bind(node: NodeLike, slot: number, p: Vec3Like, q: QuatLike, s: Vec3Like): void {
     // stored only when replaced: a store of an object into an array costs a write barrier
     if (this.#pos[slot] !== p) this.#pos[slot] = p;
     if (this.#rot[slot] !== q) this.#rot[slot] = q;
     if (this.#scl[slot] !== s) this.#scl[slot] = s;
+    const parent = (node.parent as NodeLike | null) ?? null;
+    if (this.#parents[slot] !== parent) this.#parents[slot] = parent;
   }
 }

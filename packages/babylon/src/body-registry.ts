@@ -85,7 +85,7 @@ export class BodyRegistry implements LoopAdapter {
     if (auto) this.#auto.add(node);
     if (body) this.#bodies.set(node, body);
     else this.#plain.add(node);
-    this.#tracker.refresh();
+    // the tracker classified the new node (world or local space) itself: no pass over the others
   }
 
   /** Stops tracking `node` (all its instances), left at its simulation pose. */

@@ -4,7 +4,7 @@
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode.js';
 import { BabylonFixedLoop } from '@fixedtick/babylon';
 import { describe, expect, it } from 'vitest';
-import { dynamicBox, havokScene } from './havok-scene.ts';
+import { dynamicBox, havokScene, Vector3 } from './havok-scene.ts';
 
 describe('#18.5: the Babylon adapter and what is not a node', () => {
   it('track(notANode) is a clear TypeError and leaves nothing tracked, no error per frame after', async () => {
@@ -15,9 +15,12 @@ describe('#18.5: the Babylon adapter and what is not a node', () => {
     for (const bad of [{}, null, 42, { position: {} }]) {
       expect(() => loop.track(bad as never)).toThrowError(TypeError);
       expect(() => loop.track(bad as never)).toThrowError(
-        /option "node" must be a Babylon\.js TransformNode or Mesh/,
+        /^fixedtick: node must be a Babylon\.js TransformNode or Mesh, got /,
       );
     }
+    expect(() => loop.track(new Vector3() as never)).toThrowError(
+      new TypeError('fixedtick: node must be a Babylon.js TransformNode or Mesh, got a Vector3'),
+    );
     expect(loop.trackedCount).toBe(0);
     for (let f = 0; f < 10; f++) loop.advance(1 / 60);
     expect(errors).toEqual([]);
@@ -27,7 +30,9 @@ describe('#18.5: the Babylon adapter and what is not a node', () => {
     const scene = await havokScene();
     const loop = new BabylonFixedLoop(scene);
     expect(() => loop.teleport({} as never, { x: 0, y: 0, z: 0 })).toThrowError(
-      /option "node" must be a Babylon\.js TransformNode or Mesh, got \[object Object\]/,
+      new TypeError(
+        'fixedtick: node must be a Babylon.js TransformNode or Mesh, got a plain object',
+      ),
     );
   });
 

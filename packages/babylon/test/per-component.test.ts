@@ -1,5 +1,5 @@
 /**
- * Teleports are per component (SPEC §3), with real Havok: a write to one of a body's position,
+ * Teleports are per component (docs/guarantees.md, "Interpolation and the adapters' rule"), with real Havok: a write to one of a body's position,
  * rotation and scale outside the fixed step teleports that component only (into Havok too); the
  * others keep their simulation values, so the body moves as it does untouched. Havok keeps poses
  * in float32 and a teleport (`HP_Body_SetQTransform`) rounds once more: 60 of them move a falling

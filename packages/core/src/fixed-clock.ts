@@ -3,7 +3,7 @@
  * fraction (alpha) out. It calls nobody; {@link FixedLoop} asks it for each frame's plan and
  * dispatches the hooks.
  *
- * Per frame, in order (SPEC §2): capture mode replaces the frame's game time; the time scale
+ * Per frame, in order (docs/timing-model.md): capture mode replaces the frame's game time; the time scale
  * applies; `maxDeltaTime` clamps the *scaled* delta (Unity, Bevy); the delta is accumulated and
  * the due steps counted (within the step tolerance, or by Godot's `MainTimerSync` when
  * `jitterFix > 0`); `maxStepsPerFrame` caps them (Godot: whole excess steps are dropped, the

@@ -13,8 +13,9 @@
  * a long frame takes long enough to make the next frame longer still): `maxDeltaTime` caps the
  * game time one frame may bring (Unity, Fiedler, Bevy), and `maxStepsPerFrame` caps the steps
  * one frame may run (Godot). What they cut off is *dropped*: counted, reported, never simulated.
- * The arithmetic is {@link FixedClock}'s and the calls are {@link FrameDispatch}'s; this class
- * takes the frames in (sanitised, inside the re-entrancy guard) and keeps the options and state.
+ * The arithmetic is {@link FixedClock}'s, the calls are {@link FrameDispatch}'s and taking a
+ * frame in (sanitised, inside the re-entrancy guard) is {@link FrameRunner}'s; this class is the
+ * public face: options, state, hooks, drivers.
  *
  * Guarantees (each has a test named after it):
  * - `0 <= alpha <= 1` after every frame.
@@ -35,24 +36,15 @@
  * loop.start(); // requestAnimationFrame in a browser
  * ```
  */
-import { STEP_TOLERANCE } from './constants.ts';
 import type { Driver, FrameSink } from './driver.ts';
 import { rafDriver } from './drivers/raf-driver.ts';
 import { FixedClock } from './fixed-clock.ts';
+import type { FrameContext } from './frame-context.ts';
 import { FrameDispatch } from './frame-dispatch.ts';
-import { anomalyKind, isFrameTime, TimestampClock } from './frame-times.ts';
-import type { ListenerOptions, Unsubscribe } from './hook.ts';
-import type {
-  AnomalyKind,
-  AnomalyListener,
-  DroppedListener,
-  ErrorListener,
-  FrameInfo,
-  FrameListener,
-  LoopAdapter,
-  LoopStats,
-  StepListener,
-} from './loop-types.ts';
+import { FrameRunner } from './frame-runner.ts';
+import type { LoopAdapter } from './loop-adapter.ts';
+import { LoopHooks } from './loop-hooks.ts';
+import type { FrameInfo, LoopStats } from './loop-types.ts';
 import {
   checkCaptureDeltaTime,
   checkErrorPolicy,
@@ -69,39 +61,27 @@ import {
 } from './options.ts';
 
 // the types other modules of the core read from here
-export type { FrameInfo, LoopAdapter };
+export type { FrameContext, FrameInfo, LoopAdapter };
 
 /**
  * One simulation clock: feeds real frame times in, runs fixed steps and per-frame hooks out.
  * See the module doc above and `docs/timing-model.md`.
  */
-export class FixedLoop implements FrameSink {
+export class FixedLoop extends LoopHooks implements FrameSink {
   readonly #clock: FixedClock;
-  readonly #timestamps = new TimestampClock();
   readonly #dispatch: FrameDispatch;
-  #paused = false;
-  /** A step set during a frame, applied when the frame ends (0 = none). */
-  #nextFixedDelta = 0;
-  #nextTickRate = 0;
-  #frameTimestampMs = Number.NaN;
-  #disposed = false;
-  #inFrame = false;
+  readonly #runner: FrameRunner;
   #driver: Driver | undefined;
-
-  readonly #stats = { frames: 0, steps: 0, droppedTime: 0, anomalies: 0, lastSteps: 0 };
-  readonly #info: FrameInfo = { steps: 0, alpha: 0, delta: 0, unscaledDelta: 0, dropped: 0 };
-
-  // A frame's inputs besides the times (which go into the clock's input fields), in fields
-  // rather than arguments: docs/performance.md, "The loop".
-  #inForcedSteps = 0;
-  #inAnomaly: AnomalyKind | undefined;
-  #inAnomalyValue: unknown;
 
   /** @param options validated; a bad value throws a `RangeError` naming it. */
   constructor(options: FixedLoopOptions = {}) {
     const resolved = resolveOptions(options);
-    this.#clock = new FixedClock(resolved);
-    this.#dispatch = new FrameDispatch(resolved.errorPolicy);
+    const clock = new FixedClock(resolved);
+    const dispatch = new FrameDispatch(resolved.errorPolicy, clock.fixedDelta);
+    super(dispatch);
+    this.#clock = clock;
+    this.#dispatch = dispatch;
+    this.#runner = new FrameRunner(clock, dispatch);
   }
 
   // ---- options (live; a change applies from the next frame) ----------------------------
@@ -112,21 +92,21 @@ export class FixedLoop implements FrameSink {
    * when the frame ends.
    */
   get fixedDelta(): number {
-    return this.#nextFixedDelta || this.#clock.fixedDelta;
+    return this.#runner.fixedDelta;
   }
   set fixedDelta(value: number) {
     const next = checkFixedDelta(value);
-    this.#setStep(next, 1 / next);
+    this.#runner.setStep(next, 1 / next);
   }
   /**
    * Steps per second: the `tickRate` given (exactly: Godot's jitter fix uses it as given), else
    * `1 / fixedDelta`. Setting it sets `fixedDelta = 1 / tickRate`.
    */
   get tickRate(): number {
-    return this.#nextTickRate || this.#clock.tickRate;
+    return this.#runner.tickRate;
   }
   set tickRate(value: number) {
-    this.#setStep(checkTickRate(value), value);
+    this.#runner.setStep(checkTickRate(value), value);
   }
   /**
    * Clamp of one frame's game time (after `timeScale`), in seconds; `Infinity` = none. As in
@@ -210,7 +190,7 @@ export class FixedLoop implements FrameSink {
   }
   /** Frames run since creation. */
   get frameCount(): number {
-    return this.#stats.frames;
+    return this.#runner.stats.frames;
   }
   /** Overstep fraction of the last frame, in [0, 1]. */
   get alpha(): number {
@@ -239,7 +219,7 @@ export class FixedLoop implements FrameSink {
    * not change it.
    */
   get frameTimestampMs(): number {
-    return this.#frameTimestampMs;
+    return this.#runner.frameTimestampMs;
   }
   /** True while `fixedUpdate`, the physics step and `postSimulation` run. */
   get inFixedStep(): boolean {
@@ -247,19 +227,19 @@ export class FixedLoop implements FrameSink {
   }
   /** True between `pause()` and `resume()`. */
   get paused(): boolean {
-    return this.#paused;
+    return this.#runner.paused;
   }
   /** True once `dispose()` has been called. */
   get disposed(): boolean {
-    return this.#disposed;
+    return this.#runner.disposed;
   }
   /** Running totals. */
   get stats(): LoopStats {
-    return this.#stats;
+    return this.#runner.stats;
   }
   /** The last frame's {@link FrameInfo} (the object `advance`/`frame` return). */
   get lastFrame(): Readonly<FrameInfo> {
-    return this.#info;
+    return this.#runner.info;
   }
 
   // ---- overstep (Bevy's Time<Fixed>) -----------------------------------------------------
@@ -279,72 +259,7 @@ export class FixedLoop implements FrameSink {
    */
   accumulateOverstep(seconds: number): void {
     this.#clock.accumulateOverstep(checkSeconds(seconds, 'seconds', false));
-    this.#stats.droppedTime = this.#clock.droppedTime;
-  }
-
-  // ---- hooks ----------------------------------------------------------------------------
-
-  /** Each frame, before any step (input sampling; Roblox's per-frame `PreSimulation`). */
-  onFrameStart(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.frameStart.add(fn, options);
-  }
-  /** Each fixed step, before the physics step (Unity `FixedUpdate`, Godot `_physics_process`). */
-  onFixedUpdate(fn: StepListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.fixedUpdate.add(fn, options);
-  }
-  /** Each fixed step, after the physics step (Roblox `PostSimulation`). */
-  onPostSimulation(fn: StepListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.postSimulation.add(fn, options);
-  }
-  /** Each frame, after the steps and the interpolation pass (Unity `Update`, Godot `_process`). */
-  onUpdate(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.update.add(fn, options);
-  }
-  /** Each frame, after `update` (Unity `LateUpdate`): cameras that follow things. */
-  onLateUpdate(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.lateUpdate.add(fn, options);
-  }
-  /** Each frame, just before rendering (Roblox `PreRender`). */
-  onPreRender(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.preRender.add(fn, options);
-  }
-  /** Each frame, after rendering. */
-  onPostRender(fn: FrameListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.postRender.add(fn, options);
-  }
-  /** When the step cap drops whole steps: `(steps, seconds)`. */
-  onStepsDropped(fn: DroppedListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.stepsDropped.add(fn, options);
-  }
-  /**
-   * When a bad frame time is sanitised to 0 s: `(kind, value)`. It runs inside the frame (a
-   * frame started from it is refused, like one started from any other listener).
-   */
-  onAnomaly(fn: AnomalyListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.anomaly.add(fn, options);
-  }
-  /**
-   * When a listener or an adapter throws: `(error, source)`. With no `onError` listener, errors
-   * go to `console.error`. An `onError` listener that throws is itself sent to `console.error`.
-   */
-  onError(fn: ErrorListener, options?: ListenerOptions): Unsubscribe {
-    return this.#dispatch.error.add(fn, options);
-  }
-
-  // ---- adapters -------------------------------------------------------------------------
-
-  /**
-   * Plugs an engine adapter in; returns the function that removes it. Added or removed during a
-   * frame, it takes part from the next frame.
-   */
-  addAdapter(adapter: LoopAdapter): Unsubscribe {
-    const dispatch = this.#dispatch;
-    dispatch.adapters = [...dispatch.adapters, adapter];
-    return () => {
-      if (!dispatch.adapters.includes(adapter)) return;
-      dispatch.adapters = dispatch.adapters.filter((a) => a !== adapter);
-      dispatch.callAdapter(adapter, 'detach', this);
-    };
+    this.#runner.stats.droppedTime = this.#clock.droppedTime;
   }
 
   // ---- frames ---------------------------------------------------------------------------
@@ -354,21 +269,7 @@ export class FixedLoop implements FrameSink {
    * Bad values (NaN, negative, infinite) count as 0 s and as an anomaly.
    */
   advance(seconds: number): FrameInfo {
-    if (!this.#mayStartFrame()) return this.#idleFrame();
-    this.#frameTimestampMs = Number.NaN;
-    const clock = this.#clock;
-    if (isFrameTime(seconds)) {
-      clock.frameTime = seconds;
-      this.#inAnomaly = undefined;
-    } else {
-      clock.frameTime = 0;
-      this.#inAnomaly = anomalyKind(seconds);
-      this.#inAnomalyValue = seconds;
-    }
-    clock.gapTime = 0;
-    clock.tolerance = STEP_TOLERANCE;
-    this.#inForcedSteps = 0;
-    return this.#runGuarded();
+    return this.#runner.advance(seconds);
   }
 
   /**
@@ -377,11 +278,7 @@ export class FixedLoop implements FrameSink {
    * not finite, counts as 0 s and as an anomaly (an earlier one becomes the new origin).
    */
   frame(timestampMs: number): FrameInfo {
-    if (!this.#mayStartFrame()) return this.#idleFrame();
-    this.#takeTimestamp(timestampMs);
-    this.#clock.frameTime = this.#timestamps.seconds;
-    this.#clock.gapTime = 0;
-    return this.#runGuarded();
+    return this.#runner.frame(timestampMs, false);
   }
 
   /**
@@ -390,11 +287,7 @@ export class FixedLoop implements FrameSink {
    * it. It still counts as real time (`unscaledDelta`, `unscaledTime`).
    */
   frameAfterGap(timestampMs: number): FrameInfo {
-    if (!this.#mayStartFrame()) return this.#idleFrame();
-    this.#takeTimestamp(timestampMs);
-    this.#clock.frameTime = 0;
-    this.#clock.gapTime = this.#timestamps.seconds;
-    return this.#runGuarded();
+    return this.#runner.frame(timestampMs, true);
   }
 
   /**
@@ -403,23 +296,16 @@ export class FixedLoop implements FrameSink {
    * accumulator is untouched.
    */
   stepOnce(): FrameInfo {
-    if (!this.#mayStartFrame()) return this.#idleFrame();
-    this.#frameTimestampMs = Number.NaN;
-    this.#clock.frameTime = 0;
-    this.#clock.gapTime = 0;
-    this.#clock.tolerance = STEP_TOLERANCE;
-    this.#inForcedSteps = 1;
-    this.#inAnomaly = undefined;
-    return this.#runGuarded();
+    return this.#runner.stepOnce();
   }
 
   /** Stops the simulation: steps stop, per-frame hooks go on with delta 0. */
   pause(): void {
-    this.#paused = true;
+    this.#runner.paused = true;
   }
   /** Undoes `pause()`. */
   resume(): void {
-    this.#paused = false;
+    this.#runner.paused = false;
   }
 
   /**
@@ -428,8 +314,7 @@ export class FixedLoop implements FrameSink {
    */
   resetInterpolation(): void {
     const dispatch = this.#dispatch;
-    for (const adapter of dispatch.adapters)
-      dispatch.callAdapter(adapter, 'resetInterpolation', this);
+    for (const adapter of dispatch.adapters) dispatch.callAdapter(adapter, 'resetInterpolation');
   }
 
   /**
@@ -437,10 +322,10 @@ export class FixedLoop implements FrameSink {
    * time origin. Starting a started loop restarts it on the new driver.
    */
   start(driver?: Driver): void {
-    if (this.#disposed) throw new Error('fixedtick: start() on a disposed FixedLoop');
+    if (this.#runner.disposed) throw new Error('fixedtick: start() on a disposed FixedLoop');
     this.stop();
     const next = driver ?? rafDriver();
-    this.#timestamps.reset();
+    this.#runner.resetTimestamps();
     next.start(this); // may throw (no rAF outside a browser): then the loop is not running
     this.#driver = next;
   }
@@ -463,86 +348,9 @@ export class FixedLoop implements FrameSink {
    * after it run nothing, count nothing and return zeros.
    */
   dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
+    if (this.#runner.disposed) return;
+    this.#runner.disposed = true;
     this.stop();
-    this.#dispatch.dispose(this);
-  }
-
-  // ---- internals ------------------------------------------------------------------------
-
-  /** Applies a step now, or when the frame under way ends (its steps keep the one they began). */
-  #setStep(fixedDelta: number, tickRate: number): void {
-    if (this.#inFrame) {
-      this.#nextFixedDelta = fixedDelta;
-      this.#nextTickRate = tickRate;
-      return;
-    }
-    this.#clock.setStep(fixedDelta, tickRate);
-  }
-
-  /** Reads a frame's timestamp into the frame inputs. */
-  #takeTimestamp(timestampMs: number): void {
-    const timestamps = this.#timestamps;
-    timestamps.take(timestampMs, this.#clock.fixedDelta);
-    this.#frameTimestampMs = Number.isFinite(timestampMs) ? timestampMs : Number.NaN;
-    this.#clock.tolerance = timestamps.tolerance;
-    this.#inForcedSteps = 0;
-    this.#inAnomaly = timestamps.anomaly;
-    if (timestamps.anomaly !== undefined) this.#inAnomalyValue = timestampMs;
-  }
-
-  /**
-   * Whether a frame may start now: false once disposed (the call then does nothing); throws when
-   * called from inside a frame, before the call has changed anything.
-   */
-  #mayStartFrame(): boolean {
-    if (this.#disposed) return false;
-    if (this.#inFrame) {
-      throw new Error('fixedtick: a frame was started from inside a frame (re-entrant advance)');
-    }
-    return true;
-  }
-
-  /** The frame a disposed loop returns: nothing ran. */
-  #idleFrame(): FrameInfo {
-    const info = this.#info;
-    info.steps = 0;
-    info.delta = 0;
-    info.unscaledDelta = 0;
-    info.dropped = 0;
-    return info;
-  }
-
-  /** Runs the frame whose inputs are set, inside the re-entrancy guard (`onAnomaly` included). */
-  #runGuarded(): FrameInfo {
-    this.#inFrame = true;
-    try {
-      const anomaly = this.#inAnomaly;
-      if (anomaly !== undefined) {
-        this.#stats.anomalies++;
-        this.#dispatch.anomaly.emit(anomaly, this.#inAnomalyValue);
-      }
-      this.#dispatch.run(
-        this,
-        this.#clock,
-        this.#info,
-        this.#stats,
-        this.#inForcedSteps,
-        this.#paused,
-      );
-    } finally {
-      this.#inFrame = false;
-      this.#dispatch.inFixedStep = false;
-      this.#clock.endFrame();
-      if (this.#nextFixedDelta !== 0) {
-        this.#clock.setStep(this.#nextFixedDelta, this.#nextTickRate);
-        this.#nextFixedDelta = 0;
-        this.#nextTickRate = 0;
-      }
-    }
-    const pending = this.#dispatch.takeError();
-    if (pending !== undefined) throw pending.error;
-    return this.#info;
+    this.#dispatch.dispose();
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The dispatch of a {@link FixedLoop}'s frames: its hooks, its adapters and the error routing,
- * and the one method that runs a planned frame through them in order (SPEC §2):
+ * and the one method that runs a planned frame through them in order (docs/timing-model.md):
  * frameStart → (fixedUpdate → physics → postSimulation) × steps → interpolation → update →
  * lateUpdate → preRender → render → postRender. The loop owns the clock and the frame entry
  * points; this owns who is called, when, and what happens when they throw.
@@ -11,15 +11,15 @@
  * (docs/performance.md, "The loop").
  */
 import type { FixedClock } from './fixed-clock.ts';
-import type { FixedLoop } from './fixed-loop.ts';
+import { type FrameContext, type MutableFrameContext, newFrameContext } from './frame-context.ts';
 import { Hook, nothing } from './hook.ts';
+import type { LoopAdapter } from './loop-adapter.ts';
 import type {
   AnomalyListener,
   DroppedListener,
   ErrorListener,
   FrameInfo,
   FrameListener,
-  LoopAdapter,
   LoopStats,
   StepListener,
 } from './loop-types.ts';
@@ -55,11 +55,16 @@ export class FrameDispatch {
   adapters: readonly LoopAdapter[] = [];
   /** True while `fixedUpdate`, the physics step and `postSimulation` run. */
   inFixedStep = false;
-  /** The overstep fraction of the last frame, set at its interpolation pass. */
-  alpha = 0;
+  /**
+   * What adapters see of the frame under way (or of the last one): its step, steps, tick and,
+   * from its interpolation pass on, its alpha.
+   */
+  readonly frame: MutableFrameContext;
   /** Set by `dispose()`: the frame under way calls no further listener or adapter. */
   disposed = false;
   #pendingError: { error: unknown } | undefined;
+  /** The clock of the frame under way (its step holds for the whole frame). */
+  #clock: FixedClock | undefined;
   /** The point of the frame being run (see FRAME_START …), for error reports. */
   #point = FRAME_START;
 
@@ -87,9 +92,18 @@ export class FrameDispatch {
     console.error('fixedtick: an onError listener threw:', error),
   );
 
-  /** @param errorPolicy validated. */
-  constructor(errorPolicy: ErrorPolicy) {
+  /**
+   * @param errorPolicy validated.
+   * @param fixedDelta the loop's step before its first frame.
+   */
+  constructor(errorPolicy: ErrorPolicy, fixedDelta: number) {
     this.errorPolicy = errorPolicy;
+    this.frame = newFrameContext(fixedDelta);
+  }
+
+  /** The overstep fraction of the last frame, set at its interpolation pass. */
+  get alpha(): number {
+    return this.frame.alpha;
   }
 
   /**
@@ -116,13 +130,9 @@ export class FrameDispatch {
   }
 
   /** Calls one of an adapter's frame-independent members, reporting what it throws. */
-  callAdapter(
-    adapter: LoopAdapter,
-    method: 'detach' | 'resetInterpolation' | 'beginFrame',
-    loop: FixedLoop,
-  ): void {
+  callAdapter(adapter: LoopAdapter, method: 'detach' | 'resetInterpolation' | 'beginFrame'): void {
     try {
-      if (method === 'beginFrame') adapter.beginFrame?.(loop);
+      if (method === 'beginFrame') adapter.beginFrame?.(this.frame);
       else adapter[method]?.();
     } catch (error) {
       this.report(error, `adapter.${method}`);
@@ -130,11 +140,11 @@ export class FrameDispatch {
   }
 
   /** Detaches every adapter and removes every listener but `onError`'s (`loop.dispose()`). */
-  dispose(loop: FixedLoop): void {
+  dispose(): void {
     this.disposed = true;
     const adapters = this.adapters;
     this.adapters = [];
-    for (const adapter of adapters) this.callAdapter(adapter, 'detach', loop);
+    for (const adapter of adapters) this.callAdapter(adapter, 'detach');
     for (const hook of [
       this.frameStart,
       this.fixedUpdate,
@@ -151,22 +161,28 @@ export class FrameDispatch {
   }
 
   /**
-   * Runs one frame of `loop`: plans it with `clock` (`forced` steps, `paused`), fills `info` and
-   * `stats`, then calls the hooks and the adapters in frame order.
+   * Runs one frame: plans it with `clock` (`forced` steps, `paused`), fills `info` and `stats`,
+   * then calls the hooks and the adapters in frame order.
    */
   run(
-    loop: FixedLoop,
     clock: FixedClock,
     info: FrameInfo,
     stats: MutableLoopStats,
     forced: number,
     paused: boolean,
   ): void {
-    const previousAlpha = this.alpha;
+    const frame = this.frame;
+    this.#clock = clock;
+    const previousAlpha = frame.alpha;
     clock.plan(forced, paused);
     const steps = clock.steps;
     const delta = clock.delta;
+    // the clock's step holds for the whole frame (a new one applies when the frame ends)
     const fixedDelta = clock.fixedDelta;
+    frame.fixedDelta = fixedDelta;
+    frame.steps = steps;
+    frame.tick = clock.tick;
+    frame.lastStep = false;
     info.steps = steps;
     info.delta = delta;
     info.unscaledDelta = clock.unscaledDelta;
@@ -195,22 +211,23 @@ export class FrameDispatch {
         }
         if (resume <= BEGIN_FRAME) {
           for (let i = 0; i < adapters.length && !this.disposed; i++) {
-            this.callAdapter(adapters[i], 'beginFrame', loop);
+            this.callAdapter(adapters[i], 'beginFrame');
           }
         }
         if (resume <= STEP_END) {
           let from = resume;
           for (; step < steps && !this.disposed; step++) {
             if (from <= STEP_START) {
-              if (step === 0 && hasAdapters) this.#adapterStep(loop, adapters, 'beforeSteps');
+              if (step === 0 && hasAdapters) this.#adapterStep(adapters, 'beforeSteps');
               this.inFixedStep = true;
+              frame.tick = clock.tick;
+              frame.lastStep = step === steps - 1;
             }
             if (from <= FIXED_UPDATE) {
               this.#point = FIXED_UPDATE;
               if (this.fixedUpdate.run !== nothing) this.fixedUpdate.run(fixedDelta, clock.tick);
             }
-            if (from <= PHYSICS_STEP && hasAdapters)
-              this.#adapterStep(loop, adapters, 'physicsStep');
+            if (from <= PHYSICS_STEP && hasAdapters) this.#adapterStep(adapters, 'physicsStep');
             if (from <= POST_SIMULATION) {
               this.#point = POST_SIMULATION;
               if (this.postSimulation.run !== nothing)
@@ -218,8 +235,10 @@ export class FrameDispatch {
             }
             clock.countStep();
             stats.steps++;
-            if (hasAdapters) this.#adapterStep(loop, adapters, 'afterStep');
+            if (hasAdapters) this.#adapterStep(adapters, 'afterStep');
             this.inFixedStep = false;
+            frame.tick = clock.tick;
+            frame.lastStep = false;
             from = STEP_START;
           }
           if (step < steps) {
@@ -230,9 +249,9 @@ export class FrameDispatch {
         }
         const alpha = clock.alpha;
         if (resume <= INTERPOLATE) {
-          this.alpha = alpha;
+          frame.alpha = alpha;
           info.alpha = alpha;
-          if (hasAdapters) this.#adapterStep(loop, adapters, 'interpolate');
+          if (hasAdapters) this.#adapterStep(adapters, 'interpolate');
         }
         if (resume <= UPDATE) {
           this.#point = UPDATE;
@@ -246,7 +265,7 @@ export class FrameDispatch {
           this.#point = PRE_RENDER;
           if (this.preRender.run !== nothing) this.preRender.run(delta, alpha);
         }
-        if (resume <= RENDER && hasAdapters) this.#adapterStep(loop, adapters, 'render');
+        if (resume <= RENDER && hasAdapters) this.#adapterStep(adapters, 'render');
         if (resume <= POST_RENDER) {
           this.#point = POST_RENDER;
           if (this.postRender.run !== nothing) this.postRender.run(delta, alpha);
@@ -273,16 +292,19 @@ export class FrameDispatch {
   }
 
   /** Calls one adapter phase on every adapter of the frame, isolating errors (no allocation). */
-  #adapterStep(loop: FixedLoop, adapters: readonly LoopAdapter[], phase: AdapterPhase): void {
-    const fixedDelta = loop.fixedDelta;
+  #adapterStep(adapters: readonly LoopAdapter[], phase: AdapterPhase): void {
+    const frame: FrameContext = this.frame;
+    // the clock's own number, as the listeners get it: read from the context's field, the double
+    // would be boxed afresh for each call (docs/performance.md, "The loop")
+    const fixedDelta = (this.#clock as FixedClock).fixedDelta;
     for (let i = 0; i < adapters.length && !this.disposed; i++) {
       const adapter = adapters[i];
       try {
-        if (phase === 'beforeSteps') adapter.beforeSteps?.(loop);
-        else if (phase === 'physicsStep') adapter.physicsStep?.(fixedDelta, loop);
-        else if (phase === 'afterStep') adapter.afterStep?.(fixedDelta, loop);
-        else if (phase === 'interpolate') adapter.interpolate?.(loop);
-        else adapter.render?.(loop);
+        if (phase === 'beforeSteps') adapter.beforeSteps?.(frame);
+        else if (phase === 'physicsStep') adapter.physicsStep?.(fixedDelta, frame);
+        else if (phase === 'afterStep') adapter.afterStep?.(fixedDelta, frame);
+        else if (phase === 'interpolate') adapter.interpolate?.(frame);
+        else adapter.render?.(frame);
       } catch (error) {
         this.report(error, `adapter.${phase}`);
       }

@@ -26,6 +26,7 @@ export {
 } from './drivers/frame-callback-driver.ts';
 export { type RafDriverOptions, type RafHost, rafDriver } from './drivers/raf-driver.ts';
 export { FixedLoop } from './fixed-loop.ts';
+export type { FrameContext } from './frame-context.ts';
 export type { ListenerOptions, Unsubscribe } from './hook.ts';
 export {
   damp,
@@ -40,7 +41,8 @@ export {
   type VectorState,
   verlet,
 } from './integrate.ts';
-export type { InterpolationMode } from './interpolation/pose-buffer.ts';
+export type { InterpolationMode } from './interpolation/pose-layout.ts';
+export type { LoopAdapter } from './loop-adapter.ts';
 export type {
   AnomalyKind,
   AnomalyListener,
@@ -48,7 +50,6 @@ export type {
   ErrorListener,
   FrameInfo,
   FrameListener,
-  LoopAdapter,
   LoopStats,
   StepListener,
 } from './loop-types.ts';

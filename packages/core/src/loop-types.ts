@@ -1,5 +1,3 @@
-import type { FixedLoop } from './fixed-loop.ts';
-
 /**
  * What one frame did. The loop returns the same object every frame (so frames allocate
  * nothing): copy it (`{ ...info }`) if you keep it.
@@ -47,30 +45,3 @@ export type DroppedListener = (steps: number, seconds: number) => void;
 export type AnomalyListener = (kind: AnomalyKind, value: number) => void;
 /** An `onError` listener: the error and the name of the hook or adapter call it came from. */
 export type ErrorListener = (error: unknown, source: string) => void;
-
-/**
- * What an engine adapter fills in (floating-ui's `Platform` idea): the core calls these at fixed
- * points of the frame and knows nothing of the engine behind them. Every member is optional.
- * A throwing member is reported like a throwing listener.
- */
-export interface LoopAdapter {
-  /** Once per frame after `frameStart`, before any step (even if none runs): detect teleports. */
-  beginFrame?(loop: FixedLoop): void;
-  /** Once per frame, before the first step of a frame that runs steps: restore simulation poses. */
-  beforeSteps?(loop: FixedLoop): void;
-  /** Once per step, between `fixedUpdate` and `postSimulation`: the physics engine's step. */
-  physicsStep?(fixedDelta: number, loop: FixedLoop): void;
-  /** Once per step, after `postSimulation`: capture the new simulation pose. */
-  afterStep?(fixedDelta: number, loop: FixedLoop): void;
-  /**
-   * Once per frame, after the steps: write interpolated (render) poses for `loop.alpha`.
-   * (Read alpha from the loop: see docs/performance.md, "The loop".)
-   */
-  interpolate?(loop: FixedLoop): void;
-  /** Once per frame, after `preRender`: draw. */
-  render?(loop: FixedLoop): void;
-  /** `loop.resetInterpolation()`: forget every previous pose (everything teleports). */
-  resetInterpolation?(): void;
-  /** The loop is being disposed or the adapter removed. */
-  detach?(): void;
-}

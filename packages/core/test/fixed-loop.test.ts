@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 const snapshot = (info: FrameInfo): FrameInfo => ({ ...info });
 
 describe('presets on a single 1-second frame', () => {
-  // Expected values follow from each preset's table row (SPEC §2):
+  // Expected values follow from each preset's table row (docs/timing-model.md):
   // unity: 1 s clamped to 1/3 s → 16 steps of 0.02, remainder 1/75 s (alpha 2/3), 2/3 s dropped.
   // godot: no clamp, 60 steps due, cap 8 → 52 whole steps (52/60 s) dropped, alpha 0.
   // roblox/fiedler/bevy: clamped to 0.25 s → 15 / 25 / 16 steps, 0.75 s dropped, alpha 0.

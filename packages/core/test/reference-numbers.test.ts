@@ -1,5 +1,5 @@
 /**
- * SPEC §9: the reference numbers from the project's source articles, computed by the real loop.
+ * docs/guarantees.md: the reference numbers from the project's source articles, computed by the real loop.
  */
 import { decay, FixedLoop, semiImplicitEuler } from '@fixedtick/core';
 import { describe, expect, it } from 'vitest';

@@ -53,7 +53,7 @@ class EnginePlatform implements TrackingPlatform<Node> {
 function seenInsideTheStep(restoresNodes: boolean): { stored: number; writes: number } {
   const loop = new FixedLoop({ tickRate: 10 });
   const platform = new EnginePlatform(restoresNodes);
-  const tracker = new Tracker<Node>(loop, platform);
+  const tracker = new Tracker<Node>(platform);
   loop.addAdapter(tracker);
   const body: Node = { stored: [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], body: [0, 0, 0, 0, 0, 0, 1] };
   platform.bySlot[tracker.track(body)] = body;

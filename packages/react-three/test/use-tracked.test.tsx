@@ -1,5 +1,5 @@
 /**
- * useTracked on real R3F roots: the mesh R3F draws is at the interpolated pose (SPEC §9: 144
+ * useTracked on real R3F roots: the mesh R3F draws is at the interpolated pose (docs/guarantees.md: 144
  * frames of 1/144 s, x += 300·dt at 60 Hz: simulated 300, drawn 295), a pose written in an event
  * handler or by a changed prop is a teleport with no streak, the mode changes in place, and the
  * object is tracked once through Strict Mode's double mount.

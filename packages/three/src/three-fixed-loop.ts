@@ -9,6 +9,7 @@ import {
 } from '@fixedtick/core';
 import {
   type InstanceTrackOptions,
+  kindError,
   type QuaternionLike,
   type SimulationPose,
   Tracker,
@@ -100,7 +101,7 @@ export class ThreeFixedLoop extends FixedLoop {
     this.renderer = renderer;
     this.scene = scene;
     this.camera = camera;
-    this.#tracker = new Tracker<Object3D>(this, new ThreePlatform(), {
+    this.#tracker = new Tracker<Object3D>(new ThreePlatform(), {
       // only undefined means the default (the destructuring above): null is refused
       defaultInterpolation: checkInterpolationMode(defaultInterpolation, 'defaultInterpolation'),
       nodeName: 'object3d',
@@ -137,9 +138,7 @@ export class ThreeFixedLoop extends FixedLoop {
    * streak from the origin). Tracking a tracked object changes its mode.
    */
   track(object3d: Object3D, options?: TrackOptions): void {
-    if (object3d?.isObject3D !== true) {
-      throw optionError('object3d', object3d, 'a three.js Object3D');
-    }
+    if (object3d?.isObject3D !== true) throw kindError('object3d', object3d, 'a three.js Object3D');
     this.#tracker.track(object3d, options);
   }
 

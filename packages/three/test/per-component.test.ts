@@ -1,5 +1,5 @@
 /**
- * Teleports are per component (SPEC §3): a write to one of position, rotation and scale outside
+ * Teleports are per component (docs/guarantees.md, "Interpolation and the adapters' rule"): a write to one of position, rotation and scale outside
  * the fixed step teleports that component only; the others keep their simulation values and
  * their interpolation.
  */

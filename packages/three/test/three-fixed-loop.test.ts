@@ -479,7 +479,12 @@ describe('ThreeFixedLoop: the loop', () => {
       RangeError,
     );
     expect(() => new ThreeFixedLoop(null as never)).toThrow(RangeError);
-    expect(() => loop.track({} as never)).toThrow(/option "object3d"/);
+    expect(() => loop.track({} as never)).toThrow(
+      new TypeError('fixedtick: object3d must be a three.js Object3D, got a plain object'),
+    );
+    expect(() => loop.track(new Vector3() as never)).toThrow(
+      new TypeError('fixedtick: object3d must be a three.js Object3D, got a Vector3'),
+    );
     expect(() => loop.track(new Object3D(), { interpolation: 'lerp' as never })).toThrow(
       /option "interpolation"/,
     );

@@ -13,12 +13,12 @@ export {
   SLERP_NLERP_THRESHOLD,
   slerp,
 } from '../interpolation/math.ts';
+export { PoseBuffer } from '../interpolation/pose-buffer.ts';
 export {
   type InterpolationMode,
   POSE_STRIDE,
   POSITION_OFFSET,
-  PoseBuffer,
   ROTATION_OFFSET,
   SCALE_OFFSET,
   VELOCITY_STRIDE,
-} from '../interpolation/pose-buffer.ts';
+} from '../interpolation/pose-layout.ts';

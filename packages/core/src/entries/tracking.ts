@@ -2,7 +2,8 @@
  * `@fixedtick/core/tracking`: the one tracker every engine adapter runs, and the platform
  * interface an engine fills in for it (floating-ui's `Platform` idea). Games get it through
  * `@fixedtick/three` or `@fixedtick/babylon`; write a {@link TrackingPlatform} to bring another
- * engine (see docs/performance.md and the adapters' platforms for worked examples).
+ * engine (the adapters' platforms are worked examples), and feed poses computed elsewhere through
+ * a {@link PoseStream} (docs/tracking.md).
  * @packageDocumentation
  */
 export {
@@ -11,6 +12,7 @@ export {
   copyComponents,
   differingComponents,
   POSITION,
+  REPARENTED,
   ROTATION,
   rowFromVectors,
   SCALE,
@@ -19,13 +21,22 @@ export {
   type XYZW,
 } from '../tracking/components.ts';
 export { composeMatrix, MATRIX_STRIDE } from '../tracking/instance-matrix.ts';
-export type { TrackingPlatform } from '../tracking/platform.ts';
-export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
 export type {
-  InstanceTrackOptions,
-  QuaternionLike,
-  TrackerOptions,
-  TrackOptions,
-  Vector3Like,
+  InstancePlatform,
+  NodeFastPaths,
+  NodePlatform,
+  PhysicsPlatform,
+  TrackingPlatform,
+} from '../tracking/platform.ts';
+export { PoseStream, type PoseStreamOptions } from '../tracking/pose-stream.ts';
+export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
+export {
+  describeKind,
+  type InstanceTrackOptions,
+  kindError,
+  type QuaternionLike,
+  type TrackerOptions,
+  type TrackOptions,
+  type Vector3Like,
 } from '../tracking/track-options.ts';
 export { Tracker } from '../tracking/tracker.ts';

@@ -30,10 +30,20 @@ const MIN_ROTATION_ANGLE = 1e-12;
  * Endpoint contract (exact): `t = 0 → a`, `t = 1 → b`, and `a === b → a` for every finite `t`.
  * The naive `a + (b - a) * t` misses `b` at `t = 1` by one rounding step for some inputs, which
  * an exact-compare teleport check would mistake for a write; this form evaluates from the nearer
- * end instead.
+ * end instead. Ends whose difference overflows (`-1e308` to `1e308`) keep the contract too.
  */
 export function lerp(a: number, b: number, t: number): number {
-  return t < 0.5 ? a + (b - a) * t : b - (b - a) * (1 - t);
+  const d = b - a;
+  // ends more than Number.MAX_VALUE apart: the difference overflows (Infinity * 0 is NaN)
+  if (d === Number.POSITIVE_INFINITY || d === Number.NEGATIVE_INFINITY) return wideLerp(a, b, t);
+  return t < 0.5 ? a + d * t : b - d * (1 - t);
+}
+
+/** {@link lerp} for ends whose difference overflows: exact at both ends, finite between them. */
+function wideLerp(a: number, b: number, t: number): number {
+  if (t === 0) return a;
+  if (t === 1) return b;
+  return a * (1 - t) + b * t;
 }
 
 /**

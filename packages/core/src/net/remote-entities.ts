@@ -20,7 +20,7 @@
  * });
  * ```
  */
-import { POSE_STRIDE } from '../interpolation/pose-buffer.ts';
+import { POSE_STRIDE } from '../interpolation/pose-layout.ts';
 import { checkTickRate, optionError } from '../options.ts';
 import {
   DEFAULT_MAX_EXTRAPOLATION_TICKS,

@@ -23,7 +23,7 @@ import {
   lerp,
   slerp,
 } from '../interpolation/math.ts';
-import { POSE_STRIDE, ROTATION_OFFSET, SCALE_OFFSET } from '../interpolation/pose-buffer.ts';
+import { POSE_STRIDE, ROTATION_OFFSET, SCALE_OFFSET } from '../interpolation/pose-layout.ts';
 
 // The row layout as module constants: read per entity per frame, where an imported binding can
 // cost a getter call under some loaders (tsx's CommonJS transform).

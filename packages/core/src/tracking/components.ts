@@ -6,6 +6,42 @@
  * copy rows of the packed pose arrays (ten numbers per row, `POSE_STRIDE`) component by component.
  */
 
+/**
+ * True if `a` and `b` are different numbers, NaN counting as equal to NaN: a NaN the tracker
+ * wrote and reads back is what it left there, not a write by others (docs/guarantees.md,
+ * "Non-finite poses"). V8 inlines it; the second test runs only for numbers that differ.
+ */
+export function differs(a: number, b: number): boolean {
+  // biome-ignore lint/suspicious/noSelfCompare: the NaN test, without a call
+  return a !== b && (a === a || b === b);
+}
+
+/** True if the ten numbers of row `r` of `rows` are all finite (multiplied by 0, each gives 0). */
+export function isFiniteRow(rows: Float64Array, r: number): boolean {
+  return (
+    rows[r] * 0 +
+      rows[r + 1] * 0 +
+      rows[r + 2] * 0 +
+      rows[r + 3] * 0 +
+      rows[r + 4] * 0 +
+      rows[r + 5] * 0 +
+      rows[r + 6] * 0 +
+      rows[r + 7] * 0 +
+      rows[r + 8] * 0 +
+      rows[r + 9] * 0 ===
+    0
+  );
+}
+
+/** The components of row `r` of `rows` holding a number that is not finite. */
+export function nonFiniteComponents(rows: Float64Array, r: number): ComponentMask {
+  let mask = 0;
+  for (let k = 0; k < 10; k++) {
+    if (!Number.isFinite(rows[r + k])) mask |= k < 3 ? POSITION : k < 7 ? ROTATION : SCALE;
+  }
+  return mask;
+}
+
 /** A set of pose components: a bitwise OR of {@link POSITION}, {@link ROTATION}, {@link SCALE}. */
 export type ComponentMask = number;
 
@@ -17,10 +53,18 @@ export const ROTATION = 2;
 export const SCALE = 4;
 /** Every component of a pose. */
 export const ALL_COMPONENTS = POSITION | ROTATION | SCALE;
+/**
+ * Not a component: what a platform's `compare` adds to its mask when the node's parent changed
+ * since it last looked (a node the engine simulates in world space, `simulatedInWorld`). The
+ * tracker then keeps its simulation pose where the engine has it and re-expresses the node in its
+ * new parent's space, instead of taking the parenting's new local numbers for a write.
+ */
+export const REPARENTED = 8;
 
 /**
  * The components in which row `i` of `a` and row `j` of `b` differ, compared exactly (`!==`:
- * what was written is what is read back, so any other write shows). `i` and `j` are offsets of
+ * what was written is what is read back, so any other write shows; NaN equals NaN, see
+ * {@link differs}). `i` and `j` are offsets of
  * whole rows.
  */
 export function differingComponents(
@@ -30,16 +74,18 @@ export function differingComponents(
   j: number,
 ): ComponentMask {
   let mask = 0;
-  if (a[i] !== b[j] || a[i + 1] !== b[j + 1] || a[i + 2] !== b[j + 2]) mask = POSITION;
+  if (differs(a[i], b[j]) || differs(a[i + 1], b[j + 1]) || differs(a[i + 2], b[j + 2]))
+    mask = POSITION;
   if (
-    a[i + 3] !== b[j + 3] ||
-    a[i + 4] !== b[j + 4] ||
-    a[i + 5] !== b[j + 5] ||
-    a[i + 6] !== b[j + 6]
+    differs(a[i + 3], b[j + 3]) ||
+    differs(a[i + 4], b[j + 4]) ||
+    differs(a[i + 5], b[j + 5]) ||
+    differs(a[i + 6], b[j + 6])
   ) {
     mask |= ROTATION;
   }
-  if (a[i + 7] !== b[j + 7] || a[i + 8] !== b[j + 8] || a[i + 9] !== b[j + 9]) mask |= SCALE;
+  if (differs(a[i + 7], b[j + 7]) || differs(a[i + 8], b[j + 8]) || differs(a[i + 9], b[j + 9]))
+    mask |= SCALE;
   return mask;
 }
 
@@ -55,17 +101,21 @@ export function takeDiffering(
   j: number,
 ): ComponentMask {
   let mask = 0;
-  if (held[i] !== from[j] || held[i + 1] !== from[j + 1] || held[i + 2] !== from[j + 2]) {
+  if (
+    differs(held[i], from[j]) ||
+    differs(held[i + 1], from[j + 1]) ||
+    differs(held[i + 2], from[j + 2])
+  ) {
     held[i] = from[j];
     held[i + 1] = from[j + 1];
     held[i + 2] = from[j + 2];
     mask = POSITION;
   }
   if (
-    held[i + 3] !== from[j + 3] ||
-    held[i + 4] !== from[j + 4] ||
-    held[i + 5] !== from[j + 5] ||
-    held[i + 6] !== from[j + 6]
+    differs(held[i + 3], from[j + 3]) ||
+    differs(held[i + 4], from[j + 4]) ||
+    differs(held[i + 5], from[j + 5]) ||
+    differs(held[i + 6], from[j + 6])
   ) {
     held[i + 3] = from[j + 3];
     held[i + 4] = from[j + 4];
@@ -73,7 +123,11 @@ export function takeDiffering(
     held[i + 6] = from[j + 6];
     mask |= ROTATION;
   }
-  if (held[i + 7] !== from[j + 7] || held[i + 8] !== from[j + 8] || held[i + 9] !== from[j + 9]) {
+  if (
+    differs(held[i + 7], from[j + 7]) ||
+    differs(held[i + 8], from[j + 8]) ||
+    differs(held[i + 9], from[j + 9])
+  ) {
     held[i + 7] = from[j + 7];
     held[i + 8] = from[j + 8];
     held[i + 9] = from[j + 9];
@@ -82,19 +136,19 @@ export function takeDiffering(
   return mask;
 }
 
-/** True if row `i` of `a` equals row `j` of `b`, number for number (`===`). */
+/** True if row `i` of `a` equals row `j` of `b`, number for number (`===`, NaN equal to NaN). */
 export function sameRow(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
   return (
-    a[i] === b[j] &&
-    a[i + 1] === b[j + 1] &&
-    a[i + 2] === b[j + 2] &&
-    a[i + 3] === b[j + 3] &&
-    a[i + 4] === b[j + 4] &&
-    a[i + 5] === b[j + 5] &&
-    a[i + 6] === b[j + 6] &&
-    a[i + 7] === b[j + 7] &&
-    a[i + 8] === b[j + 8] &&
-    a[i + 9] === b[j + 9]
+    !differs(a[i], b[j]) &&
+    !differs(a[i + 1], b[j + 1]) &&
+    !differs(a[i + 2], b[j + 2]) &&
+    !differs(a[i + 3], b[j + 3]) &&
+    !differs(a[i + 4], b[j + 4]) &&
+    !differs(a[i + 5], b[j + 5]) &&
+    !differs(a[i + 6], b[j + 6]) &&
+    !differs(a[i + 7], b[j + 7]) &&
+    !differs(a[i + 8], b[j + 8]) &&
+    !differs(a[i + 9], b[j + 9])
   );
 }
 
@@ -183,15 +237,17 @@ export function vectorsDiffer(
   s: XYZ,
 ): ComponentMask {
   let mask = 0;
-  if (p.x !== rows[at] || p.y !== rows[at + 1] || p.z !== rows[at + 2]) mask = POSITION;
+  if (differs(p.x, rows[at]) || differs(p.y, rows[at + 1]) || differs(p.z, rows[at + 2]))
+    mask = POSITION;
   if (
-    q.x !== rows[at + 3] ||
-    q.y !== rows[at + 4] ||
-    q.z !== rows[at + 5] ||
-    q.w !== rows[at + 6]
+    differs(q.x, rows[at + 3]) ||
+    differs(q.y, rows[at + 4]) ||
+    differs(q.z, rows[at + 5]) ||
+    differs(q.w, rows[at + 6])
   ) {
     mask |= ROTATION;
   }
-  if (s.x !== rows[at + 7] || s.y !== rows[at + 8] || s.z !== rows[at + 9]) mask |= SCALE;
+  if (differs(s.x, rows[at + 7]) || differs(s.y, rows[at + 8]) || differs(s.z, rows[at + 9]))
+    mask |= SCALE;
   return mask;
 }

@@ -4,48 +4,10 @@
  * was last left holding) and, for nodes simulated in world space, the exact stored numbers of
  * their simulation pose. Grows with the buffer; nothing here runs per frame except array reads.
  */
-import { POSE_STRIDE, type PoseBuffer } from '../interpolation/pose-buffer.ts';
+import type { PoseBuffer } from '../interpolation/pose-buffer.ts';
+import { POSE_STRIDE } from '../interpolation/pose-layout.ts';
 import { MATRIX_STRIDE } from './instance-matrix.ts';
-
-/**
- * Previous = current = output, and the node holds them: every pass skips the slot (a body at
- * rest, a static prop) until a step moves it or a write to it is adopted.
- */
-export const RESTING = 1;
-/** Previous = current after the last capture: the next interpolation pass makes it RESTING. */
-export const SETTLED = 2;
-/** Tracked without a mode: follows the tracker's `defaultInterpolation`, also when it changes. */
-export const FOLLOWS_DEFAULT = 4;
-/** Simulated in world space, stored in local space (the platform converts). */
-export const WORLD = 8;
-/**
- * Reset its interpolation when the step under way ends (Godot's `reset_physics_interpolation`
- * "temporarily disables interpolation until the physics tick is complete").
- */
-export const RESET_AFTER_STEP = 16;
-/** An instance whose simulation matrix is put back before the steps (code reads it there). */
-export const RESTORE = 32;
-/** In `'extrapolate'` mode. */
-export const EXTRAPOLATE = 64;
-/** An instance whose pose for the step under way was given (`setInstancePose`), not written as a matrix. */
-export const FED = 128;
-/**
- * In `'interpolate'` mode: the frame pass lerps it together with the others in one loop
- * (`interpolateList`) instead of one slot at a time.
- */
-export const INTERPOLATES = 256;
-/**
- * An instance whose last step gave its pose with `setInstancePose`: on a platform with
- * `instancesVersion`, the per-frame write check skips it while no one else has flagged the
- * mesh's matrices for upload (docs/three.md, "Instanced meshes").
- */
-export const POSED = 512;
-/**
- * An instance whose matrix the interpolation pass composed from its output row without storing
- * the ledger (`heldMatrix`) too: its ledger is that composition, stored by `settleLedger` before
- * anything reads the ledger or changes the row (docs/performance.md, "Instances").
- */
-export const DRAWN = 1024;
+import { AT_REST, SETTLING, SIMULATED_IN_WORLD } from './slot-states.ts';
 
 function grow<T extends Float64Array | Float32Array | Int32Array | Uint16Array>(
   array: T,
@@ -63,26 +25,26 @@ export class SlotTable<Node> {
   readonly nodes: (Node | undefined)[] = [];
   /** By slot: the instance index, or -1 for a node. */
   index = new Int32Array(0);
-  /** By slot: the flags above. */
+  /** By slot: its state flags (slot-states.ts). */
   flags = new Uint16Array(0);
   /**
    * By slot × 10: the pose the node holds as far as the tracker knows — what it last wrote or
    * read there, in the node's stored (local) numbers. Anything else there was written by others.
    */
   held = new Float64Array(0);
-  /** By slot × 10: a WORLD node's simulation pose in its stored numbers (restored exactly). */
+  /** By slot × 10: a SIMULATED_IN_WORLD node's simulation pose in its stored numbers (restored exactly). */
   simLocal = new Float64Array(0);
   /** By slot × 16: the matrix an instance holds as far as the tracker knows. */
   heldMatrix = new Float32Array(0);
   /** By slot × 16: the matrix captured with an instance's simulation pose (restored exactly). */
   simMatrix = new Float32Array(0);
   /**
-   * Counts the times a slot may have left `RESTING` (or was claimed or freed) other than by a
+   * Counts the times a slot may have left `AT_REST` (or was claimed or freed) other than by a
    * capture: the interpolation pass and the restore skip blocks the interpolation pass found all
    * at rest only while this count stands still (frame-passes.ts, "quiet blocks").
    */
   wakes = 0;
-  /** Slots simulated in world space (`WORLD`, set with `setWorld`): while 0 no pass looks for them. */
+  /** Slots simulated in world space (`SIMULATED_IN_WORLD`, set with `setWorld`): while 0 no pass looks for them. */
   worldCount = 0;
 
   /** Makes room for every slot `poses` can hand out. */
@@ -97,6 +59,19 @@ export class SlotTable<Node> {
     this.simMatrix = grow(this.simMatrix, n * MATRIX_STRIDE);
   }
 
+  /** Gives every array back (the tracker is empty): `fit` grows them again. */
+  clear(): void {
+    this.nodes.length = 0;
+    this.index = new Int32Array(0);
+    this.flags = new Uint16Array(0);
+    this.held = new Float64Array(0);
+    this.simLocal = new Float64Array(0);
+    this.heldMatrix = new Float32Array(0);
+    this.simMatrix = new Float32Array(0);
+    this.worldCount = 0;
+    this.wakes++;
+  }
+
   /** Claims `slot` for `node` (instance `index`, -1 for the node itself). */
   claim(slot: number, node: Node, index: number, flags: number): void {
     this.wakes++;
@@ -105,23 +80,23 @@ export class SlotTable<Node> {
     this.flags[slot] = flags;
   }
 
-  /** Clears `bits` (by default `RESTING` and `SETTLED`) of `slot`: it is awake. */
-  wake(slot: number, bits = RESTING | SETTLED): void {
+  /** Clears `bits` (by default `AT_REST` and `SETTLING`) of `slot`: it is awake. */
+  wake(slot: number, bits = AT_REST | SETTLING): void {
     this.flags[slot] &= ~bits;
     this.wakes++;
   }
 
   /** Marks `slot` as simulated in world space, or not. */
   setWorld(slot: number, world: boolean): void {
-    if (world === ((this.flags[slot] & WORLD) !== 0)) return;
-    this.flags[slot] ^= WORLD;
+    if (world === ((this.flags[slot] & SIMULATED_IN_WORLD) !== 0)) return;
+    this.flags[slot] ^= SIMULATED_IN_WORLD;
     this.worldCount += world ? 1 : -1;
   }
 
   /** Frees `slot`. */
   release(slot: number): void {
     this.wakes++;
-    if (this.flags[slot] & WORLD) this.worldCount--;
+    if (this.flags[slot] & SIMULATED_IN_WORLD) this.worldCount--;
     this.nodes[slot] = undefined;
     this.index[slot] = -1;
     this.flags[slot] = 0;

@@ -2,7 +2,7 @@
  * What `track`, `trackInstance`, `teleport` and a `Tracker` take, and their checks: the same
  * errors in every adapter.
  */
-import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
+import type { InterpolationMode } from '../interpolation/pose-layout.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
 import { type ComponentMask, POSITION, ROTATION } from './components.ts';
 
@@ -53,6 +53,34 @@ export interface TrackerOptions {
   nodeName?: string;
 }
 
+/**
+ * What kind of thing `value` is, for an error message: `a Vector3` (its class), `a plain
+ * object`, `an array`, `null`, `the number 5`, `the string "box"`.
+ */
+export function describeKind(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value !== 'object' && typeof value !== 'function') {
+    return `the ${typeof value} ${String(value)}`;
+  }
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  const prototype = Object.getPrototypeOf(value);
+  const name: unknown = prototype?.constructor?.name;
+  if (prototype === null || prototype === Object.prototype || typeof name !== 'string' || !name) {
+    return 'a plain object';
+  }
+  return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+}
+
+/**
+ * The `TypeError` for an argument of the wrong kind (`track({})`): names the argument, what it
+ * must be and what was given (docs/errors.md).
+ */
+export function kindError(argument: string, value: unknown, expected: string): TypeError {
+  return new TypeError(`fixedtick: ${argument} must be ${expected}, got ${describeKind(value)}`);
+}
+
 /** True if `v` is an `{ x, y, z }` (with `w`, if `w`) of finite numbers; allocates nothing. */
 export function isFiniteVector(v: unknown, w: boolean): boolean {
   if (v === null || typeof v !== 'object') return false;
@@ -75,6 +103,7 @@ export function modeOption(options: TrackOptions): InterpolationMode | undefined
     : checkInterpolationMode(options.interpolation, 'interpolation');
 }
 
+/** Checks a teleport's position and rotation; returns the components it moves. */
 export function checkTeleport(
   position: Vector3Like,
   rotation: QuaternionLike | undefined,
@@ -88,6 +117,7 @@ export function checkTeleport(
   return rotation === undefined ? POSITION : POSITION | ROTATION;
 }
 
+/** Writes a teleport's position and, if given, rotation into row `r` of `rows`. */
 export function setTeleported(
   rows: Float64Array,
   r: number,

@@ -1,99 +1,58 @@
 /**
  * The one tracker every adapter runs: keeps tracked nodes at their simulation pose inside the
  * fixed step and at their interpolated pose everywhere else, over an engine's
- * {@link TrackingPlatform}.
- *
- * Per frame, in the loop's order (`LoopAdapter`):
- * 1. `beforeSteps` (frames that run steps) — each node is compared with what the tracker last
- *    left in it (the write ledger). A component written by others since (position, rotation or
- *    scale, each on its own) is a teleport of that component: it becomes the simulation value,
- *    its interpolation is reset — on the node and on its tracked descendants — and the engine's
- *    body is moved there. Then each node gets its simulation pose back (restore), so
- *    `fixedUpdate` and the physics read and move the real state, never an interpolated one
- *    (a platform whose engine holds that state and whose nodes nothing reads in the step skips
- *    the restore: `restoresNodes: false`).
- * 2. `afterStep` (each step) — capture: what the step left becomes the current simulation pose,
- *    the old one the previous (read from the node, or from the engine's bodies).
- * 3. `interpolate` — each node's render pose for the frame's alpha (the core {@link PoseBuffer}
- *    kernel), written component by component where it changed. In a frame without steps the
- *    write check of step 1 happens here, right before the write.
- *
- * A node whose last two simulation poses are equal and which nothing wrote is *resting*: every
- * pass skips it (a sleeping body, a static prop) except the write check before the steps and,
- * after each step, the check that the step left it as it was; the first change wakes it. A write made after the frame's passes (in `update`, `preRender`,
- * between frames) is drawn as written and adopted by the next pass that checks the node, or as
- * soon as the simulation pose is asked for.
- *
- * Instances of an instanced mesh are interpolated in the packed arrays and composed straight
- * into the engine's matrix buffer once per frame. Their matrices are not put back before the
- * steps unless tracked with `restore: true` (for code that reads them with `getMatrixAt` inside
- * `fixedUpdate`); a step that writes them is captured either way.
- *
- * Allocation: the per-frame and per-step passes allocate nothing; the platform is called with
- * typed arrays and offsets only (see docs/performance.md, "The tracker").
+ * {@link TrackingPlatform}. Its passes (write check and restore before the steps, capture after
+ * each, interpolation and writes), the slot states and the hot-path rules are described in this
+ * folder's README.md. The per-frame and per-step passes allocate nothing.
  */
-import type { FixedLoop, LoopAdapter } from '../fixed-loop.ts';
-import type { InterpolationMode } from '../interpolation/pose-buffer.ts';
+import type { FrameContext } from '../frame-context.ts';
+import type { InterpolationMode } from '../interpolation/pose-layout.ts';
+import type { LoopAdapter } from '../loop-adapter.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
-import { POSITION, ROTATION, SCALE } from './components.ts';
+import { adoptPending, redrawWorldNodes } from './adopt-writes.ts';
 import { afterStep, beforeSteps, beginFrame, interpolate } from './frame-passes.ts';
-import { collect, resetList } from './hierarchy.ts';
-import { composeMatrix, copyMatrix } from './instance-matrix.ts';
-import { matricesOf, upload, uploadMesh } from './instance-slots.ts';
-import { adoptPending, restore, show, showOutput } from './node-slots.ts';
+import { collect, noteTrackedBelow, resetList } from './hierarchy.ts';
+import { setInstancePose, untrackInstance } from './instance-poses.ts';
+import { restore } from './node-drawing.ts';
 import type { TrackingPlatform } from './platform.ts';
+import { PoseStream, type PoseStreamOptions } from './pose-stream.ts';
 import { identityPose, type SimulationPose } from './simulation-pose.ts';
 import {
-  add,
   addInstance,
+  addSlot,
   classify,
-  dropInstance,
-  remove,
+  forgetNode,
+  removeSlot,
   setFlag,
   setFollows,
   setMode,
 } from './slot-lifecycle.ts';
-import {
-  FED,
-  FOLLOWS_DEFAULT,
-  POSED,
-  RESET_AFTER_STEP,
-  RESTING,
-  RESTORE,
-  WORLD,
-} from './slot-table.ts';
-import { simulationPose, teleportInstance, teleportNode } from './teleports.ts';
+import { AT_REST, FOLLOWS_DEFAULT, HAS_TRACKED_BELOW, RESTORES_MATRIX } from './slot-states.ts';
+import { resetEverySlot, simulationPose, teleportInstance, teleportNode } from './teleports.ts';
 import {
   type InstanceTrackOptions,
-  isFiniteVector,
   modeOption,
   type QuaternionLike,
   type TrackerOptions,
   type TrackOptions,
   type Vector3Like,
 } from './track-options.ts';
-import { M, S, TrackerState } from './tracker-state.ts';
+import { TrackerState } from './tracker-state.ts';
 
-function setPart(rows: Float64Array, at: number, v: Vector3Like): void {
-  rows[at] = v.x;
-  rows[at + 1] = v.y;
-  rows[at + 2] = v.z;
-}
-
-/** Tracks the nodes of one engine for one {@link FixedLoop}; see the module doc. */
+/**
+ * Tracks the nodes of one engine for one loop (add it with `loop.addAdapter`); see the module
+ * doc.
+ */
 export class Tracker<Node extends object> implements LoopAdapter {
-  readonly #loop: FixedLoop;
   readonly #state: TrackerState<Node>;
   /** What the adapter calls a node, in error messages (`object3d`, `node`). */
   readonly #name: string;
 
   /**
-   * @param loop the loop whose alpha and `fixedDelta` the interpolation reads.
    * @param platform what the engine supplies.
    * @param options see {@link TrackerOptions}.
    */
-  constructor(loop: FixedLoop, platform: TrackingPlatform<Node>, options: TrackerOptions = {}) {
-    this.#loop = loop;
+  constructor(platform: TrackingPlatform<Node>, options: TrackerOptions = {}) {
     this.#state = new TrackerState(platform);
     this.#name = options.nodeName ?? 'node';
     this.defaultInterpolation = options.defaultInterpolation ?? 'interpolate';
@@ -130,12 +89,21 @@ export class Tracker<Node extends object> implements LoopAdapter {
     return this.#state.holding;
   }
 
+  /**
+   * Poses a step left with a number that is not finite (NaN, ±Infinity) and the tracker refused:
+   * the components holding one kept their pose from before the step (docs/guarantees.md,
+   * "Non-finite poses").
+   */
+  get refusedPoses(): number {
+    return this.#state.refused;
+  }
+
   /** Tracked slots at rest (skipped by the per-frame passes). */
   get restingCount(): number {
     let n = 0;
     const { nodes, flags } = this.#state.slots;
     for (let slot = 0; slot < this.#state.poses.size; slot++) {
-      if (nodes[slot] !== undefined && flags[slot] & RESTING) n++;
+      if (nodes[slot] !== undefined && flags[slot] & AT_REST) n++;
     }
     return n;
   }
@@ -153,9 +121,13 @@ export class Tracker<Node extends object> implements LoopAdapter {
       setFollows(this.#state, existing, mode);
       return existing;
     }
-    const slot = add(this.#state, node, -1, mode, 0);
-    this.#state.objects.set(node, slot);
-    classify(this.#state, slot);
+    const state = this.#state;
+    const slot = addSlot(state, node, -1, mode, 0);
+    state.objects.set(node, slot);
+    classify(state, slot);
+    noteTrackedBelow(state, node, false);
+    if (state.above.has(node) || state.meshes.has(node))
+      state.slots.flags[slot] |= HAS_TRACKED_BELOW;
     return slot;
   }
 
@@ -172,10 +144,16 @@ export class Tracker<Node extends object> implements LoopAdapter {
     const existing = this.#state.meshes.get(mesh)?.slots.get(index);
     if (existing !== undefined) {
       setFollows(this.#state, existing, mode);
-      setFlag(this.#state, existing, RESTORE, options.restore === true);
+      setFlag(this.#state, existing, RESTORES_MATRIX, options.restore === true);
       return existing;
     }
-    return addInstance(this.#state, mesh, index, mode, options.restore === true ? RESTORE : 0);
+    return addInstance(
+      this.#state,
+      mesh,
+      index,
+      mode,
+      options.restore === true ? RESTORES_MATRIX : 0,
+    );
   }
 
   /**
@@ -191,28 +169,13 @@ export class Tracker<Node extends object> implements LoopAdapter {
       restore(this.#state, slot);
     }
     this.#state.objects.delete(node);
-    remove(this.#state, slot);
+    removeSlot(this.#state, slot);
     return true;
   }
 
   /** Stops tracking instance `index` of `mesh`, left at its simulation pose. */
   untrackInstance(mesh: Node, index: number): boolean {
-    const entry = this.#state.meshes.get(mesh);
-    const slot = entry?.slots.get(index);
-    if (entry === undefined || slot === undefined) return false;
-    if (!this.#state.holding) {
-      adoptPending(this.#state, slot);
-      // exactly the matrix captured with the simulation pose; a pose given with setInstancePose
-      // has no matrix of its own yet: it is composed from the pose
-      const { heldMatrix, simMatrix, flags } = this.#state.slots;
-      if (flags[slot] & POSED)
-        composeMatrix(simMatrix, slot * M, this.#state.poses.current, slot * S);
-      copyMatrix(matricesOf(this.#state, mesh), index * M, simMatrix, slot * M);
-      copyMatrix(heldMatrix, slot * M, simMatrix, slot * M);
-      uploadMesh(this.#state, entry);
-    }
-    dropInstance(this.#state, entry, index, slot);
-    return true;
+    return untrackInstance(this.#state, mesh, index);
   }
 
   /** Stops tracking every instance of `mesh`; returns how many were tracked. */
@@ -231,21 +194,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
    * engine). Returns how many slots were freed.
    */
   forget(node: Node): number {
-    let n = 0;
-    const slot = this.#state.objects.get(node);
-    if (slot !== undefined) {
-      this.#state.objects.delete(node);
-      remove(this.#state, slot);
-      n++;
-    }
-    const entry = this.#state.meshes.get(node);
-    if (entry !== undefined) {
-      for (const [index, s] of [...entry.slots]) {
-        dropInstance(this.#state, entry, index, s);
-        n++;
-      }
-    }
-    return n;
+    return forgetNode(this.#state, node);
   }
 
   /** Forgets every node the platform reports dead (`isAlive`); returns how many. */
@@ -325,16 +274,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
 
   /** {@link Tracker.reset} of every tracked slot (`loop.resetInterpolation()`). */
   resetInterpolation(): void {
-    const size = this.#state.poses.size;
-    const { nodes, flags } = this.#state.slots;
-    if (this.#state.holding) {
-      for (let slot = 0; slot < size; slot++) if (nodes[slot]) flags[slot] |= RESET_AFTER_STEP;
-      return;
-    }
-    for (let slot = 0; slot < size; slot++) if (nodes[slot]) adoptPending(this.#state, slot);
-    this.#state.poses.resetAll();
-    for (let slot = 0; slot < size; slot++) if (nodes[slot]) showOutput(this.#state, slot);
-    upload(this.#state);
+    resetEverySlot(this.#state);
   }
 
   /**
@@ -377,43 +317,7 @@ export class Tracker<Node extends object> implements LoopAdapter {
     rotation?: QuaternionLike,
     scale?: Vector3Like,
   ): void {
-    const st = this.#state;
-    let entry = st.lastEntry;
-    if (entry === undefined || entry.mesh !== mesh) {
-      entry = st.meshes.get(mesh);
-      st.lastEntry = entry;
-    }
-    const slot = (entry?.dense[index] ?? 0) - 1;
-    if (slot < 0) throw optionError('index', index, 'a tracked instance index');
-    if (position !== undefined && !isFiniteVector(position, false)) {
-      throw optionError('position', position, 'an { x, y, z } of finite numbers');
-    }
-    if (rotation !== undefined && !isFiniteVector(rotation, true)) {
-      throw optionError('rotation', rotation, 'an { x, y, z, w } of finite numbers');
-    }
-    if (scale !== undefined && !isFiniteVector(scale, false)) {
-      throw optionError('scale', scale, 'an { x, y, z } of finite numbers');
-    }
-    // outside the step a matrix written before this call is adopted first: this pose wins
-    if (!st.holding) adoptPending(st, slot);
-    const r = slot * S;
-    // inside the step the current pose is the step's (its start was shifted to the previous)
-    const rows = st.poses.current;
-    if (st.holding) st.slots.flags[slot] |= FED;
-    if (position !== undefined) setPart(rows, r, position);
-    if (rotation !== undefined) {
-      rows[r + 3] = rotation.x;
-      rows[r + 4] = rotation.y;
-      rows[r + 5] = rotation.z;
-      rows[r + 6] = rotation.w;
-    }
-    if (scale !== undefined) setPart(rows, r + 7, scale);
-    if (st.holding) return;
-    composeMatrix(st.slots.simMatrix, slot * M, st.poses.current, r);
-    st.list[0] = slot;
-    resetList(st, 1);
-    const mask = (position ? POSITION : 0) | (rotation ? ROTATION : 0) | (scale ? SCALE : 0);
-    st.platform.adopted?.(mesh, slot, st.poses.current, r, mask, index);
+    setInstancePose(this.#state, mesh, index, position, rotation, scale);
   }
 
   /**
@@ -431,19 +335,35 @@ export class Tracker<Node extends object> implements LoopAdapter {
   }
 
   /**
+   * An external stream source (pose-stream.ts): poses pushed tick-stamped from elsewhere — a
+   * worker's shared buffer, a server's snapshots — drawn into the nodes and instances it binds,
+   * at the loop's alpha or at a render delay of its own (docs/tracking.md, "External streams").
+   * Throws a `RangeError` for a bad option.
+   */
+  stream(options: PoseStreamOptions = {}): PoseStream<Node> {
+    const state = this.#state;
+    const stream = new PoseStream(
+      state,
+      (node, index) => (index < 0 ? this.track(node) : this.#instanceSlot(node, index)),
+      options,
+    );
+    state.streams = [...state.streams, stream];
+    return stream;
+  }
+
+  /** The slot of tracked instance `index` of `mesh`; a `RangeError` if it is not tracked. */
+  #instanceSlot(mesh: Node, index: number): number {
+    const slot = this.slotOf(mesh, index);
+    if (slot === undefined) throw optionError('index', index, 'a tracked instance index');
+    return slot;
+  }
+
+  /**
    * Writes the current render pose of every node simulated in world space again, expressed in
    * its parent's frame as it is now: call it after parents may have moved (before rendering).
    */
   rewriteWorldNodes(): void {
-    // called every frame: without such nodes there is nothing to look for
-    if (this.#state.slots.worldCount === 0) return;
-    const { nodes, flags, index } = this.#state.slots;
-    for (let slot = 0; slot < this.#state.poses.size; slot++) {
-      if (nodes[slot] !== undefined && flags[slot] & WORLD && index[slot] < 0) {
-        adoptPending(this.#state, slot);
-        show(this.#state, slot, this.#state.poses.output);
-      }
-    }
+    redrawWorldNodes(this.#state);
   }
 
   // ---- LoopAdapter (frame-passes.ts) -------------------------------------------------
@@ -462,12 +382,12 @@ export class Tracker<Node extends object> implements LoopAdapter {
   }
 
   /** Capture of what the step left (the frame's last step: in the interpolation pass). */
-  afterStep(): void {
-    afterStep(this.#state, this.#loop);
+  afterStep(_fixedDelta: number, frame: FrameContext): void {
+    afterStep(this.#state, frame.lastStep);
   }
 
-  /** The render pose of every node that is not at rest, for the loop's alpha. */
-  interpolate(): void {
-    interpolate(this.#state, this.#loop);
+  /** The render pose of every node that is not at rest, for the frame's alpha. */
+  interpolate(frame: FrameContext): void {
+    interpolate(this.#state, frame);
   }
 }

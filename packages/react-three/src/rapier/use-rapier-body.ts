@@ -6,7 +6,7 @@ import type { UseTrackedOptions } from '../use-tracked.ts';
 import { useFixedRapierState } from './fixed-rapier.tsx';
 
 /**
- * Binds the mesh `ref` points to to the Rapier `body` while the component is mounted (SPEC §6):
+ * Binds the mesh `ref` points to to the Rapier `body` while the component is mounted (docs/rapier.md):
  * the body drives the mesh, drawn between its last two steps (`options.interpolation`:
  * `'interpolate'` by default, `'extrapolate'` from Rapier's velocities, `'none'`); unbound when
  * the component unmounts or `body` changes, the mesh left where its body was at the last step.

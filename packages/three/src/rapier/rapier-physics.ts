@@ -88,7 +88,7 @@ export class RapierPhysics {
     this.loop = loop;
     this.world = world;
     this.#events = events;
-    this.#tracker = new Tracker<Object3D>(loop, this.#platform, {
+    this.#tracker = new Tracker<Object3D>(this.#platform, {
       defaultInterpolation:
         options.defaultInterpolation === undefined
           ? 'interpolate'
