@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const PACKAGES = ['core', 'three', 'babylon', 'react-three'] as const;
+const PACKAGES = ['core', 'three', 'babylon', 'react-three', 'colyseus'] as const;
 
 /** Every specifier `@fixedtick/<pkg>[/<subpath>]` that package.json `exports` allows. */
 const exported = new Set(
