@@ -41,12 +41,12 @@ afterAll(async () => {
   await server.gracefullyShutdown(false);
 });
 
-/** Resolves when `condition()` holds, checking after each turn of the event loop; fails after `ms`. */
+/** Resolves when `condition()` holds, checking after each turn of the event loop (after its I/O, no timer); fails after `ms`. */
 async function within(ms: number, condition: () => boolean, what: string): Promise<void> {
   const deadline = performance.now() + ms;
   while (!condition()) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
