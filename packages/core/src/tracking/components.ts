@@ -63,9 +63,9 @@ export const REPARENTED = 8;
 
 /**
  * The components in which row `i` of `a` and row `j` of `b` differ, compared exactly (`!==`:
- * what was written is what is read back, so any other write shows; NaN equals NaN, see
- * {@link differs}). `i` and `j` are offsets of
- * whole rows.
+ * what was written is what is read back, so any other write shows; NaN equals NaN, as the
+ * write check needs: docs/guarantees.md, "Non-finite poses"). `i` and `j` are offsets of whole
+ * rows.
  */
 export function differingComponents(
   a: Float64Array,
