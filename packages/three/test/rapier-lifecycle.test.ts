@@ -85,8 +85,12 @@ describe('add', () => {
     const body = ball(world, 0, 1);
     const mesh = node();
     expect(() => physics.add({} as never, body)).toThrow(TypeError);
-    expect(() => physics.add({} as never, body)).toThrow(/"object3d" must be a three.js Object3D/);
-    expect(() => physics.add(mesh, {} as never)).toThrow(/"rigidBody" must be a Rapier RigidBody/);
+    expect(() => physics.add({} as never, body)).toThrow(
+      'fixedtick: object3d must be a three.js Object3D, got a plain object',
+    );
+    expect(() => physics.add(mesh, {} as never)).toThrow(
+      'fixedtick: rigidBody must be a Rapier RigidBody, got a plain object',
+    );
     expect(() => physics.add(mesh, ball(other, 0, 0))).toThrow(
       /"rigidBody" must be a rigid body of this physics world/,
     );

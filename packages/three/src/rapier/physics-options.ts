@@ -9,7 +9,7 @@ import {
   type InterpolationMode,
   optionError,
 } from '@fixedtick/core';
-import type { TrackOptions } from '@fixedtick/core/tracking';
+import { kindError, type TrackOptions } from '@fixedtick/core/tracking';
 import { type InstancedMesh, Matrix4, type Object3D } from 'three';
 import type { RapierEventQueue, RapierRigidBody, RapierWorld } from './rapier-types.ts';
 
@@ -62,9 +62,7 @@ export function checkPhysicsArguments(
 
 /** Throws unless `object3d` is a three.js object, not instanced, that `loop` does not track. */
 export function checkMesh(loop: FixedLoop, object3d: Object3D): void {
-  if (object3d?.isObject3D !== true) {
-    throw new TypeError(optionError('object3d', object3d, 'a three.js Object3D').message);
-  }
+  if (object3d?.isObject3D !== true) throw kindError('object3d', object3d, 'a three.js Object3D');
   if ((object3d as InstancedMesh).isInstancedMesh === true) {
     throw new TypeError(
       'fixedtick: physics.add binds one body to one whole object; an InstancedMesh has a body per instance: physics.addInstance(mesh, index, body)',
@@ -78,7 +76,7 @@ export function checkMesh(loop: FixedLoop, object3d: Object3D): void {
 /** Throws unless `rigidBody` is a Rapier body of `world`. */
 export function checkBody(world: RapierWorld, rigidBody: RapierRigidBody): void {
   if (typeof rigidBody?.translation !== 'function' || typeof rigidBody.isSleeping !== 'function') {
-    throw new TypeError(optionError('rigidBody', rigidBody, 'a Rapier RigidBody').message);
+    throw kindError('rigidBody', rigidBody, 'a Rapier RigidBody');
   }
   if (world.getRigidBody(rigidBody.handle) !== rigidBody) {
     throw optionError('rigidBody', rigidBody, 'a rigid body of this physics world');
@@ -90,9 +88,7 @@ export function checkBody(world: RapierWorld, rigidBody: RapierRigidBody): void 
  * of its instances.
  */
 export function checkInstance(mesh: InstancedMesh, index: number): void {
-  if (mesh?.isInstancedMesh !== true) {
-    throw new TypeError(optionError('mesh', mesh, 'a three.js InstancedMesh').message);
-  }
+  if (mesh?.isInstancedMesh !== true) throw kindError('mesh', mesh, 'a three.js InstancedMesh');
   const count = mesh.instanceMatrix.count;
   if (!Number.isInteger(index) || index < 0 || index >= count) {
     throw optionError('index', index, `a whole number from 0 to ${count - 1}`);
