@@ -29,6 +29,7 @@ import { BabylonFixedLoop } from '../../packages/babylon/src/index.ts';
 import { dynamicBox, ground, havokScene } from '../../packages/babylon/test/havok-scene.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
 import { allocationWithoutGc, compareRounds } from '../lib.ts';
+import { physics } from './three.ts';
 
 const BODIES = 10_000;
 const FRAME_TIME = 1 / 144;
@@ -66,27 +67,8 @@ function oldTree(commit: string): string {
 type ThreeLoopClass = typeof ThreeFixedLoop;
 type BabylonLoopClass = typeof BabylonFixedLoop;
 
-/** Per-body motion: positions and yaws at speeds from 0.5 to 10 rad/s (nlerp and trig slerp). */
-function motion(n: number): {
-  x: Float64Array;
-  yaw: Float64Array;
-  v: Float64Array;
-  w: Float64Array;
-} {
-  const x = new Float64Array(n);
-  const yaw = new Float64Array(n);
-  const v = new Float64Array(n);
-  const w = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    x[i] = i * 0.01;
-    v[i] = 1 + (i % 7);
-    w[i] = 0.5 + (9.5 * i) / n;
-  }
-  return { x, yaw, v, w };
-}
-
 function threePlain(Loop: ThreeLoopClass, n: number): ThreeFixedLoop {
-  const m = motion(n);
+  const m = physics(n);
   const loop = new Loop({ tickRate: TICK_RATE });
   const list: Object3D[] = [];
   for (let i = 0; i < n; i++) {
@@ -108,7 +90,7 @@ function threePlain(Loop: ThreeLoopClass, n: number): ThreeFixedLoop {
 }
 
 function threeInstanced(Loop: ThreeLoopClass, n: number): ThreeFixedLoop {
-  const m = motion(n);
+  const m = physics(n);
   const loop = new Loop({ tickRate: TICK_RATE });
   const mesh = new InstancedMesh(undefined, undefined, n);
   const matrix = new Matrix4();

@@ -42,14 +42,16 @@ const TICK_RATE = 60;
 const SIZES = [1_000, 10_000, 100_000];
 
 /** Per-body simulation state, identical on both sides. */
-interface Physics {
+/** Per body: position along x, yaw, speed and turn rate (the scene's plain arrays). */
+export interface Physics {
   x: Float64Array;
   yaw: Float64Array;
   v: Float64Array;
   w: Float64Array;
 }
 
-function physics(n: number, moving = true): Physics {
+/** The bench scene's motion for `n` bodies (at rest with `moving` false). */
+export function physics(n: number, moving = true): Physics {
   const x = new Float64Array(n);
   const yaw = new Float64Array(n);
   const v = new Float64Array(n);
