@@ -11,7 +11,7 @@
 import type { InstanceTrackOptions, Tracker } from '@fixedtick/core/tracking';
 import type { InstancedMesh, Object3D } from 'three';
 import { type RapierPlatform, RotationTarget, VectorTarget } from './rapier-platform.ts';
-import type { RapierRigidBody } from './rapier-types.ts';
+import type { RapierRigidBody, RapierWorld } from './rapier-types.ts';
 
 /** An instance of an `InstancedMesh`. */
 export interface InstanceRef {
@@ -108,6 +108,17 @@ export class InstanceBodies {
     this.#tracker.untrackInstance(mesh, index);
     this.#platform.unbindInstance(slot);
     this.#forget(entry);
+    return true;
+  }
+
+  /**
+   * If the body of instance `index` of `mesh` is no longer in `world`, lets go of the instance
+   * (as {@link InstanceBodies.letGo}) and returns true; as `MeshBodies.letGoIfRemoved`.
+   */
+  letGoIfRemoved(world: RapierWorld, mesh: InstancedMesh, index: number): boolean {
+    const body = this.bodyOf(mesh, index);
+    if (body === undefined || world.getRigidBody(body.handle) === body) return false;
+    this.letGo(body);
     return true;
   }
 

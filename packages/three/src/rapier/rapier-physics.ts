@@ -237,10 +237,10 @@ export class RapierPhysics {
    * stays in the world. Returns false if it was not bound.
    */
   removeInstance(mesh: InstancedMesh, index: number): boolean {
-    const body = this.#instances.bodyOf(mesh, index);
-    if (body === undefined) return false;
-    if (this.world.getRigidBody(body.handle) !== body) this.#instances.letGo(body);
-    else this.#instances.unbind(mesh, index);
+    if (this.#instances.bodyOf(mesh, index) === undefined) return false;
+    if (!this.#instances.letGoIfRemoved(this.world, mesh, index)) {
+      this.#instances.unbind(mesh, index);
+    }
     return true;
   }
 
@@ -264,13 +264,11 @@ export class RapierPhysics {
     position: Vector3Like,
     rotation?: QuaternionLike,
   ): void {
-    const body = this.#instances.bodyOf(mesh, index);
-    if (body === undefined) {
+    if (this.#instances.bodyOf(mesh, index) === undefined) {
       throw optionError('index', index, 'an instance bound with physics.addInstance');
     }
-    if (this.world.getRigidBody(body.handle) !== body) {
-      const instance = this.#instances.letGo(body) as InstanceRef;
-      throw new RemovedBodyError([instance.mesh], [instance]);
+    if (this.#instances.letGoIfRemoved(this.world, mesh, index)) {
+      throw new RemovedBodyError([mesh], [{ mesh, index }]);
     }
     this.#tracker.teleportInstance(mesh, index, position, rotation);
   }
