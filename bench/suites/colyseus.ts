@@ -1,6 +1,6 @@
 /**
  * The fixed tick across the network at the size of a busy room: 32 clients sending one input
- * command per tick, 500 entities (and 100 and 2 000, to see how it scales).
+ * command per tick, 500 entities (and 100 and 2 000, and 8 clients, to see how it scales).
  *
  * - **Server time per tick**: what `FixedTickRoom` does in one tick — each client's command
  *   received by its `TickInputQueue` and delivered into its `TickInputState`, the entities
@@ -14,13 +14,17 @@
  *   every client receives in full (no per-client views); the WebSocket frame adds 2–4 bytes.
  *   Positions and angles are `float32` for boxes and `float64` for players (whose state a
  *   predicting client rewinds to, bit for bit).
- * - **Client time per frame**: a 144 Hz frame of a client — `TickClock.update`, every 2.4 frames
- *   a snapshot of every other entity pushed into `RemoteEntities`, and all of them sampled at the
- *   render tick — beside a hand-written loop that keeps the previous and current snapshot per
- *   entity and interpolates them with the same lerp and slerp (what a client without Fixedtick
- *   writes) — and the heap bytes the client's frame allocates (`allocationPerCall`).
+ * - **Client time per frame**: a 144 Hz frame of a three.js client — `TickClock.update`, every
+ *   2.4 frames a snapshot of every other entity pushed into `RemoteEntities` (the pose store's
+ *   external stream), and the `ThreeFixedLoop`'s frame drawing all of them into their
+ *   `Object3D`s at the clock's render tick — beside a hand-written loop that keeps the previous
+ *   and current snapshot per entity, interpolates them with the same lerp and slerp and sets
+ *   each `Object3D`'s position and quaternion (what a client without Fixedtick writes: no jitter
+ *   measure, no extrapolation, no teleports) — and the heap bytes the client's frame allocates
+ *   (`allocationPerCall`).
  */
 import { defineTypes, Encoder, MapSchema, Schema } from '@colyseus/schema';
+import { Object3D } from 'three';
 import { lerp, slerp } from '../../packages/core/src/entries/interpolation.ts';
 import {
   type InputCommand,
@@ -30,9 +34,8 @@ import {
   TickInputQueue,
   TickInputState,
 } from '../../packages/core/src/entries/net.ts';
+import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
 import { allocationPerCall, compareRounds } from '../lib.ts';
-
-const CLIENTS = 32;
 
 /** Nanoseconds as microseconds, two decimals. */
 const microseconds = (ns: number): number => Math.round(ns / 10) / 100;
@@ -69,20 +72,20 @@ function eventsFor(client: number, tick: number): readonly TickInputEvent[] {
 }
 
 /** A room's world: its schema state, encoder, and the step both sides run. */
-function world(entities: number) {
+function world(entities: number, clients: number) {
   const state = new Arena();
   state.tick = -1;
   state.boxes = new MapSchema<Box>();
   state.players = new MapSchema<Player>();
   const players: Player[] = [];
   const boxes: Box[] = [];
-  for (let i = 0; i < CLIENTS; i++) {
+  for (let i = 0; i < clients; i++) {
     const p = new Player();
     p.assign({ x: i, z: 0, angle: 0 });
     state.players.set(`p${i}`, p);
     players.push(p);
   }
-  for (let i = CLIENTS; i < entities; i++) {
+  for (let i = clients; i < entities; i++) {
     const b = new Box();
     b.assign({ x: i % 50, z: Math.floor(i / 50), angle: 0 });
     state.boxes.set(`b${i}`, b);
@@ -120,16 +123,16 @@ function world(entities: number) {
   };
 }
 
-function serverTick(entities: number) {
+function serverTick({ clients, entities }: { clients: number; entities: number }) {
   // Fixedtick: a queue and an input state per client.
-  const ours = world(entities);
-  const queues = Array.from({ length: CLIENTS }, () => new TickInputQueue());
-  const inputs = Array.from({ length: CLIENTS }, () => new TickInputState());
+  const ours = world(entities, clients);
+  const queues = Array.from({ length: clients }, () => new TickInputQueue());
+  const inputs = Array.from({ length: clients }, () => new TickInputState());
   let oursTick = 0;
   let bytes = 0;
   const ourTick = (): void => {
     const tick = oursTick++;
-    for (let c = 0; c < CLIENTS; c++) {
+    for (let c = 0; c < clients; c++) {
       const command: InputCommand = { tick, events: eventsFor(c, tick) };
       queues[c].receive(command, tick);
       queues[c].deliver(tick, inputs[c]);
@@ -138,12 +141,12 @@ function serverTick(entities: number) {
     bytes = ours.patch();
   };
   // Hand-written: message handlers set a flag per client; the step reads the flags.
-  const theirs = world(entities);
-  const held = new Uint8Array(CLIENTS);
+  const theirs = world(entities, clients);
+  const held = new Uint8Array(clients);
   let theirsTick = 0;
   const theirTick = (): void => {
     const tick = theirsTick++;
-    for (let c = 0; c < CLIENTS; c++) {
+    for (let c = 0; c < clients; c++) {
       const events = eventsFor(c, tick);
       for (const event of events) held[c] = event[0] === 'press' ? 1 : 0;
     }
@@ -153,7 +156,7 @@ function serverTick(entities: number) {
   const timing = compareRounds(ourTick, theirTick, 200, 15);
   return {
     entities,
-    clients: CLIENTS,
+    clients,
     serverUsPerTick: microseconds(timing.aNs),
     handWrittenUsPerTick: microseconds(timing.bNs),
     ratio: timing.ratio,
@@ -180,9 +183,10 @@ function clientFrame(entities: number) {
   const frameMs = 1000 / 144;
   const delayTicks = 3;
 
-  // Fixedtick: the tick clock and RemoteEntities.
+  // Fixedtick: the tick clock, RemoteEntities through the loop's pose store into Object3Ds.
   const clock = new TickClock({ tickRate: 60 });
-  const remotes = new RemoteEntities({ tickRate: 60 });
+  const loop = new ThreeFixedLoop({ tickRate: 60 });
+  const remotes = new RemoteEntities(loop.tracker, { clock, spawn: () => new Object3D() });
   let oursFrame = 0;
   let oursSnapshot = 0;
   const ourFrame = (): void => {
@@ -194,7 +198,7 @@ function clientFrame(entities: number) {
       oursSnapshot++;
     }
     clock.update(now);
-    remotes.sample(clock.renderTick);
+    loop.advance(frameMs / 1000);
   };
 
   // Hand-written: previous and current snapshot per entity, interpolated by the fraction of
@@ -202,6 +206,7 @@ function clientFrame(entities: number) {
   const previous = new Float64Array(remote * 10);
   const current = new Float64Array(remote * 10);
   const out = new Float64Array(remote * 10);
+  const objects = Array.from({ length: remote }, () => new Object3D());
   let theirsFrame = 0;
   let theirsSnapshot = 0;
   const theirFrame = (): void => {
@@ -218,6 +223,9 @@ function clientFrame(entities: number) {
       for (let k = 0; k < 3; k++) out[o + k] = lerp(previous[o + k], current[o + k], t);
       slerp(out, o + 3, previous, o + 3, current, o + 3, t);
       for (let k = 7; k < 10; k++) out[o + k] = lerp(previous[o + k], current[o + k], t);
+      const object = objects[i];
+      object.position.set(out[o], out[o + 1], out[o + 2]);
+      object.quaternion.set(out[o + 3], out[o + 4], out[o + 5], out[o + 6]);
     }
   };
   const timing = compareRounds(ourFrame, theirFrame, 500, 15);
@@ -225,6 +233,7 @@ function clientFrame(entities: number) {
   return {
     entities,
     remoteEntities: remote,
+    drawn: { ...remotes.stream.drawnFrames },
     clientBytesPerFrame: Math.round(allocation.bytesPerCall * 10) / 10,
     clientUsPerFrame: microseconds(timing.aNs),
     handWrittenUsPerFrame: microseconds(timing.bNs),
@@ -235,7 +244,12 @@ function clientFrame(entities: number) {
 export default function colyseus(): Record<string, unknown> {
   const sizes = [100, 500, 2000];
   return {
-    server: sizes.map(serverTick),
+    server: [
+      { clients: 32, entities: 100 },
+      { clients: 32, entities: 500 },
+      { clients: 32, entities: 2000 },
+      { clients: 8, entities: 500 },
+    ].map(serverTick),
     client: sizes.map(clientFrame),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `@fixedtick/core/net`: the fixed tick across the network, for any transport — a client's
  * {@link TickClock} (server ticks on the local clock, drift corrected smoothly, adaptive render
- * delay), {@link RemoteEntities} drawn from tick-stamped snapshots, {@link Prediction} of the
+ * delay), {@link RemoteEntities} drawn from tick-stamped snapshots through the pose store, {@link Prediction} of the
  * local player with rewind and replay, and the server's {@link TickInputQueue} that delivers
  * each client's input to the tick it is stamped for. `@fixedtick/colyseus` runs them in a
  * Colyseus room; docs/multiplayer.md shows them on another transport.
@@ -21,16 +21,11 @@ export {
 } from '../net/prediction.ts';
 export {
   type EntityId,
+  type EntityTarget,
   RemoteEntities,
   type RemoteEntitiesOptions,
-  type SampleCounts,
+  type StreamFactory,
 } from '../net/remote-entities.ts';
-export {
-  DEFAULT_MAX_EXTRAPOLATION_TICKS,
-  DEFAULT_SNAPSHOT_CAPACITY,
-  type SampleKind,
-  SnapshotBuffer,
-} from '../net/snapshot-buffer.ts';
 export { TickClock, type TickClockOptions } from '../net/tick-clock.ts';
 export {
   type InputCommand,

@@ -28,7 +28,13 @@ export type {
   PhysicsPlatform,
   TrackingPlatform,
 } from '../tracking/platform.ts';
-export { PoseStream, type PoseStreamOptions } from '../tracking/pose-stream.ts';
+export {
+  PoseStream,
+  type PoseStreamOptions,
+  type RenderTickSource,
+  type StreamDrawCounts,
+  type StreamDrawKind,
+} from '../tracking/pose-stream.ts';
 export { identityPose, poseFromRow, type SimulationPose } from '../tracking/simulation-pose.ts';
 export {
   describeKind,

@@ -1,102 +1,111 @@
 /**
- * The remote entities of a networked game: tick-stamped pose rows in, the poses to draw at the
- * render tick out, one {@link SnapshotBuffer} per entity.
+ * The remote entities of a networked game, drawn through the pose store: tick-stamped pose rows
+ * in, named by the server's ids; one external stream (`Tracker.stream`, docs/tracking.md,
+ * "External streams") out, drawn at the {@link TickClock}'s render tick into the nodes and
+ * instances the entities spawn as.
  *
- * **The seam to the pose store.** {@link RemoteEntities.push} takes exactly what the pose store's
- * *external stream* takes — `(tick, ids, pose rows)`, rows in `PoseBuffer`'s layout — and
- * {@link RemoteEntities.sample} is what such a stream does each frame: draw every entity at one
- * render tick of its own (here `TickClock.renderTick`) rather than at the loop's alpha. A network
- * source therefore feeds the store's external stream with the same call it makes here, and the
- * store's sinks (nodes, instance matrices, thin instances) draw the rows `sample` writes. Until
- * then, read {@link RemoteEntities.poses} and write them to your objects in `preRender`.
+ * Why: a server's snapshots arrive in steps, late by a varying amount, and sometimes not at all.
+ * Drawn a render delay behind the newest — the clock's, sized from the measured jitter — an
+ * entity is interpolated between two snapshots that both arrived; when the next one is late it
+ * is extrapolated along its last motion for at most `maxExtrapolation`, then held, never snapped
+ * back and forth; a snapshot flagged as a teleport is never blended into. All of that is the
+ * stream's: the snapshots of a tick lie side by side in one ring, and the frame pass draws them
+ * with the mode kernels into the tracker's sinks, allocating nothing. This class adds what a
+ * server's names need: ids of any kind mapped to stream ids, an entity spawned at its first
+ * snapshot and despawned when it leaves.
  *
  * @example
  * ```ts
- * const remotes = new RemoteEntities({ tickRate: 60 });
+ * const clock = new TickClock({ tickRate: 60 });
+ * const remotes = new RemoteEntities(loop.tracker, { clock, spawn: (id) => addBox(scene) });
  * room.onStateChange((s) => remotes.push(s.tick, ids(s), rows(s)));
- * loop.onPreRender(() => {
- *   remotes.sample(clock.renderTick);
- *   for (const id of remotes.ids) drawAt(meshes.get(id), remotes.poses, remotes.offsetOf(id));
- * });
+ * loop.onFrameStart(() => clock.update(performance.now())); // the loop draws them each frame
  * ```
  */
 import { POSE_STRIDE } from '../interpolation/pose-layout.ts';
-import { checkTickRate, optionError } from '../options.ts';
-import {
-  DEFAULT_MAX_EXTRAPOLATION_TICKS,
-  DEFAULT_SNAPSHOT_CAPACITY,
-  type SampleKind,
-  SnapshotBuffer,
-} from './snapshot-buffer.ts';
-
-/** The row size as a module constant (see snapshot-buffer.ts: read per entity per frame). */
-const STRIDE = POSE_STRIDE;
+import type { PoseStream, PoseStreamOptions, RenderTickSource } from '../tracking/pose-stream.ts';
+import { kindError } from '../tracking/track-options.ts';
 
 /** An entity's id as the server names it. */
 export type EntityId = string | number;
 
+/** Where an entity is drawn: a node, or `[instanced mesh, instance index]`. */
+export type EntityTarget<Node> = Node | readonly [Node, number];
+
 /** Options of {@link RemoteEntities}. */
-export interface RemoteEntitiesOptions {
+export interface RemoteEntitiesOptions<Node> {
+  /** The render tick in server ticks, read once per frame: a {@link TickClock}. */
+  clock: RenderTickSource;
   /**
-   * The server's ticks per second (extrapolation runs in its seconds).
-   * @defaultValue 60
+   * Gives the node (or instance) a new entity is drawn into, at its first snapshot; `pose` is
+   * that snapshot's row (position, quaternion, scale). The entity shows the node's pose at that
+   * moment until the render tick reaches its first snapshot: put it there, or hide it.
    */
-  tickRate?: number;
+  spawn: (id: EntityId, pose: Float64Array) => EntityTarget<Node>;
+  /** Called when an entity is removed, with what `spawn` gave (the stream no longer draws it). */
+  despawn?: (id: EntityId, target: EntityTarget<Node>) => void;
   /**
-   * Snapshots kept per entity.
-   * @defaultValue 32 ({@link DEFAULT_SNAPSHOT_CAPACITY})
+   * Snapshots kept: over half a second at 60 snapshots per second, twice the render delay of a
+   * very jittery link.
+   * @defaultValue 32
    */
-  capacity?: number;
+  history?: number;
   /**
-   * How far past its newest snapshot an entity is extrapolated (ticks) before it is held:
-   * 100 ms at 60 Hz, long enough to cover a late packet, short enough that a wrong guess stays
-   * small.
-   * @defaultValue 6
+   * How long past the newest snapshot entities are extrapolated (seconds) before they are held:
+   * long enough to cover a late packet, short enough that a wrong guess stays small.
+   * @defaultValue 0.1 (6 ticks at 60 Hz)
    */
-  maxExtrapolationTicks?: number;
+  maxExtrapolation?: number;
 }
 
-/** Counts of the last {@link RemoteEntities.sample}, by what each entity's pose was. */
-export interface SampleCounts {
-  /** Between two snapshots. */
-  interpolated: number;
-  /** Past the newest, along its velocity. */
-  extrapolated: number;
-  /** Held: at a teleport, past the extrapolation limit, or with one snapshot. */
-  held: number;
-  /** Before the oldest snapshot (the render tick is behind everything kept). */
-  before: number;
+/** What {@link RemoteEntities} needs of a tracker: its external streams. */
+export interface StreamFactory<Node extends object> {
+  /** `Tracker.stream`. */
+  stream(options: PoseStreamOptions): PoseStream<Node>;
 }
 
 /** See the module doc. */
-export class RemoteEntities {
-  readonly #secondsPerTick: number;
-  readonly #capacity: number;
-  readonly #maxExtrapolation: number;
-  readonly #buffers = new Map<EntityId, SnapshotBuffer>();
-  readonly #slots = new Map<EntityId, number>();
-  #ids: EntityId[] = [];
-  /** The buffers in the order of `#ids`: the per-frame pass walks this, no map lookups. */
-  readonly #list: SnapshotBuffer[] = [];
-  #poses = new Float64Array(0);
-  readonly #counts: SampleCounts = { interpolated: 0, extrapolated: 0, held: 0, before: 0 };
+export class RemoteEntities<Node extends object> {
+  /** The pose store's stream the entities are drawn through (its counts, its render tick). */
+  readonly stream: PoseStream<Node>;
+  readonly #spawn: RemoteEntitiesOptions<Node>['spawn'];
+  readonly #despawn: RemoteEntitiesOptions<Node>['despawn'];
+  /** Entity id → its stream id. */
+  readonly #streamIds = new Map<EntityId, number>();
+  readonly #targets = new Map<EntityId, EntityTarget<Node>>();
+  #nextStreamId = 0;
+  /** The ids of the last snapshot and their stream ids, in its order (the per-snapshot fast path). */
+  readonly #lastIds: EntityId[] = [];
+  readonly #lastStreamIds: number[] = [];
+  readonly #spawned: number[] = [];
+  readonly #teleported: number[] = [];
+  readonly #row = new Float64Array(POSE_STRIDE);
 
-  /** @throws RangeError naming the option for a bad option. */
-  constructor(options: RemoteEntitiesOptions = {}) {
-    this.#secondsPerTick = checkTickRate(options.tickRate ?? 60);
-    this.#capacity = options.capacity ?? DEFAULT_SNAPSHOT_CAPACITY;
-    const max = options.maxExtrapolationTicks ?? DEFAULT_MAX_EXTRAPOLATION_TICKS;
-    if (typeof max !== 'number' || !(max >= 0) || !Number.isFinite(max)) {
-      throw optionError('maxExtrapolationTicks', max, 'a finite number of ticks ≥ 0');
+  /**
+   * Draws through a new stream of `tracker` (`loop.tracker`).
+   * @throws TypeError for a tracker or a `spawn` of the wrong kind; RangeError for a bad option.
+   */
+  constructor(tracker: StreamFactory<Node>, options: RemoteEntitiesOptions<Node>) {
+    if (typeof tracker?.stream !== 'function') {
+      throw kindError('tracker', tracker, 'a Tracker (loop.tracker)');
     }
-    this.#maxExtrapolation = max;
+    if (typeof options?.spawn !== 'function') {
+      throw kindError('spawn', options?.spawn, 'a function (id, pose) => node');
+    }
+    this.stream = tracker.stream({
+      clock: options.clock,
+      history: options.history ?? 32,
+      maxExtrapolation: options.maxExtrapolation ?? 0.1,
+    });
+    this.#spawn = options.spawn;
+    this.#despawn = options.despawn;
   }
 
   /**
-   * One snapshot of many entities: for each `ids[i]`, the pose row at
-   * `rows[i * POSE_STRIDE ..]`, for server tick `tick`. `teleports[i]` truthy: that entity
-   * jumped (never interpolated into). An unknown id starts a new entity. A row that is not
-   * newer than the entity's newest is dropped (its buffer counts it).
+   * One snapshot of many entities for server tick `tick`: for each `ids[i]`, the pose row at
+   * `rows[i * POSE_STRIDE ..]`. `teleports[i]` truthy: that entity jumped (never blended into).
+   * An unknown id spawns a new entity. A tick older than the newest is dropped
+   * (`stream.lateSnapshots`); an entity a snapshot does not name keeps its pose.
    */
   push(
     tick: number,
@@ -104,101 +113,74 @@ export class RemoteEntities {
     rows: ArrayLike<number>,
     teleports?: ArrayLike<boolean | number>,
   ): void {
-    if (rows.length < ids.length * STRIDE) {
+    if (rows.length < ids.length * POSE_STRIDE) {
       throw new RangeError(
         `fixedtick: push needs ${ids.length * POSE_STRIDE} numbers for ${ids.length} poses, got ${rows.length}`,
       );
     }
-    const known = this.#ids;
+    const lastIds = this.#lastIds;
+    const streamIds = this.#lastStreamIds;
+    const spawned = this.#spawned;
+    const teleported = this.#teleported;
+    spawned.length = 0;
+    teleported.length = 0;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
-      // Servers send their entities in the same order snapshot after snapshot: then the row's
-      // index finds the buffer without a map lookup.
-      let buffer = known[i] === id ? this.#list[i] : this.#buffers.get(id);
-      if (buffer === undefined) {
-        buffer = new SnapshotBuffer(this.#capacity);
-        this.#buffers.set(id, buffer);
-        this.#slots.set(id, this.#ids.length);
-        this.#ids.push(id);
-        this.#list.push(buffer);
-        this.#grow();
+      // servers send their entities in the same order snapshot after snapshot: then the row's
+      // index finds the stream id without a map lookup
+      if (lastIds[i] === id) continue;
+      let streamId = this.#streamIds.get(id);
+      if (streamId === undefined) {
+        streamId = this.#add(id, rows, i * POSE_STRIDE);
+        spawned.push(streamId);
       }
-      buffer.push(tick, rows, i * STRIDE, teleports !== undefined && Boolean(teleports[i]));
+      lastIds[i] = id;
+      streamIds[i] = streamId;
     }
+    lastIds.length = ids.length;
+    streamIds.length = ids.length;
+    if (teleports !== undefined) {
+      for (let i = 0; i < ids.length; i++) if (teleports[i]) teleported.push(streamIds[i]);
+    }
+    // a new entity appears at its first snapshot, not blended from wherever its node was
+    for (let i = 0; i < spawned.length; i++) teleported.push(spawned[i]);
+    this.stream.push(tick, streamIds, rows, teleported);
   }
 
-  /** Forgets an entity (it left); its pose row goes to the entity that was last. */
+  /** Forgets an entity (it left): the stream stops drawing it, `despawn` is called. */
   remove(id: EntityId): boolean {
-    const slot = this.#slots.get(id);
-    if (slot === undefined) return false;
-    const last = this.#ids.length - 1;
-    const moved = this.#ids[last];
-    this.#ids[slot] = moved;
-    this.#list[slot] = this.#list[last];
-    this.#slots.set(moved, slot);
-    this.#poses.copyWithin(slot * STRIDE, last * STRIDE, (last + 1) * STRIDE);
-    this.#ids.pop();
-    this.#list.pop();
-    this.#slots.delete(id);
-    this.#buffers.delete(id);
+    const streamId = this.#streamIds.get(id);
+    if (streamId === undefined) return false;
+    this.stream.unbind(streamId);
+    this.#streamIds.delete(id);
+    const target = this.#targets.get(id) as EntityTarget<Node>;
+    this.#targets.delete(id);
+    // the next snapshot takes the slow path once
+    this.#lastIds.length = 0;
+    this.#despawn?.(id, target);
     return true;
   }
 
-  /**
-   * Draws every entity at server tick `renderTick` (fractional) into {@link poses}, each at its
-   * {@link offsetOf}; see `SnapshotBuffer.sample` for the rules. Returns the counts of what was
-   * drawn how (the same object every call).
-   */
-  sample(renderTick: number): Readonly<SampleCounts> {
-    const counts = this.#counts;
-    counts.interpolated = 0;
-    counts.extrapolated = 0;
-    counts.held = 0;
-    counts.before = 0;
-    const list = this.#list;
-    const poses = this.#poses;
-    for (let i = 0; i < list.length; i++) {
-      const kind: SampleKind = list[i].sample(
-        renderTick,
-        poses,
-        i * STRIDE,
-        this.#maxExtrapolation,
-        this.#secondsPerTick,
-      );
-      if (kind === 'interpolated') counts.interpolated++;
-      else if (kind === 'extrapolated') counts.extrapolated++;
-      else if (kind === 'held') counts.held++;
-      else if (kind === 'before') counts.before++;
-    }
-    return counts;
+  /** The entities drawn, in the order they spawned. */
+  get ids(): EntityId[] {
+    return [...this.#streamIds.keys()];
   }
 
-  /** The entities, in the order of their rows in {@link poses}. */
-  get ids(): readonly EntityId[] {
-    return this.#ids;
+  /** What entity `id` is drawn into (undefined for an unknown id). */
+  targetOf(id: EntityId): EntityTarget<Node> | undefined {
+    return this.#targets.get(id);
   }
 
-  /** Pose rows written by {@link sample} (replaced when an entity is added: re-read it). */
-  get poses(): Float64Array {
-    return this.#poses;
-  }
-
-  /** Where `id`'s row starts in {@link poses}, or -1 for an unknown id. */
-  offsetOf(id: EntityId): number {
-    const slot = this.#slots.get(id);
-    return slot === undefined ? -1 : slot * STRIDE;
-  }
-
-  /** The snapshot buffer of one entity (undefined for an unknown id). */
-  buffer(id: EntityId): SnapshotBuffer | undefined {
-    return this.#buffers.get(id);
-  }
-
-  #grow(): void {
-    const needed = this.#ids.length * STRIDE;
-    if (needed <= this.#poses.length) return;
-    const next = new Float64Array(Math.max(needed, this.#poses.length * 2));
-    next.set(this.#poses);
-    this.#poses = next;
+  /** Spawns entity `id` at the row `rows[at ..]` and binds it; returns its stream id. */
+  #add(id: EntityId, rows: ArrayLike<number>, at: number): number {
+    const row = this.#row;
+    for (let k = 0; k < POSE_STRIDE; k++) row[k] = rows[at + k];
+    const target = this.#spawn(id, row);
+    const streamId = this.#nextStreamId++;
+    if (Array.isArray(target)) this.stream.bind(streamId, target[0], target[1]);
+    else this.stream.bind(streamId, target as Node);
+    this.#streamIds.set(id, streamId);
+    this.#targets.set(id, target);
+    return streamId;
   }
 }

@@ -8,19 +8,33 @@
  * Ticks are the loop's: a snapshot stamped `tick` is the state after `tick` steps (what
  * `loop.tick` reads after them), on the same tick rate. Each frame the stream draws its bodies at
  * `renderTick = frame.tick + frame.alpha - delay / fixedDelta`, blending the two snapshots
- * around it with the mode kernels; past the newest it holds the newest, before the oldest the
- * oldest. The default delay, one step, is exactly the loop's own interpolation (drawn at the
- * loop's alpha, one step behind); a worker one tick behind takes two, a server's snapshots
- * their interval plus the jitter to ride out.
+ * around it with the mode kernels; before the oldest it holds the oldest. The default delay, one
+ * step, is exactly the loop's own interpolation (drawn at the loop's alpha, one step behind); a
+ * worker one tick behind takes two. A source on a timeline of its own — a server's ticks — gives
+ * the render tick instead (`clock`: `TickClock`, whose render delay adapts to the measured
+ * jitter), and `delay` is then not used.
+ *
+ * Past the newest snapshot the stream extrapolates along the motion between the last two, with
+ * the `'extrapolate'` mode's kernel, for at most `maxExtrapolation` seconds (0 by default: it
+ * holds the newest), then holds there: a late snapshot costs a short guess, never a run-away.
+ * Every body of a stream shares the render tick, so one frame draws all of them the same way:
+ * `lastDrawn` says how, `drawnFrames` counts it.
  *
  * A teleport travels with its snapshot: an id listed as teleported at tick `t` is not blended
  * from the snapshot before — it shows the old pose until the render tick reaches `t`, then the
  * new one.
  */
-import { POSE_STRIDE } from '../interpolation/pose-layout.ts';
+import { extrapolateRow } from '../interpolation/extrapolate.ts';
+import { CLOCK_ALPHA, CLOCK_FIXED_DELTA, POSE_STRIDE } from '../interpolation/pose-layout.ts';
+import { optionError } from '../options.ts';
 import { copyRow } from './components.ts';
 import { EXTRAPOLATES, INTERPOLATES, STREAMED } from './slot-states.ts';
+import { StreamSnapshots } from './stream-snapshots.ts';
+import { kindError } from './track-options.ts';
 import type { StreamSource, TrackerState } from './tracker-state.ts';
+
+/** The extrapolation kernel's velocity rows, unused: a stream extrapolates from its poses. */
+const NO_VELOCITY = new Float64Array(0);
 
 /** Options of {@link PoseStream} (`Tracker.stream`). */
 export interface PoseStreamOptions {
@@ -35,6 +49,39 @@ export interface PoseStreamOptions {
    * @defaultValue 8
    */
   history?: number;
+  /**
+   * The render tick's source when the stream's ticks are not the loop's (a server's): read
+   * once per frame, `delay` then unused. `TickClock` is one.
+   * @defaultValue none: the loop's tick and alpha, minus `delay`
+   */
+  clock?: RenderTickSource;
+  /**
+   * How long past its newest snapshot the stream extrapolates (seconds) before it holds: a
+   * late server snapshot is covered by a short guess along the last motion.
+   * @defaultValue 0 (hold the newest)
+   */
+  maxExtrapolation?: number;
+}
+
+/** A source of the render tick on the stream's timeline (`TickClock.renderTick`). */
+export interface RenderTickSource {
+  /** The (fractional) tick to draw now. */
+  readonly renderTick: number;
+}
+
+/** How a stream's last frame drew its bodies (all of them share the render tick). */
+export type StreamDrawKind = 'empty' | 'before' | 'interpolated' | 'extrapolated' | 'held';
+
+/** Frames a stream drew, by {@link StreamDrawKind} (empty frames are not counted). */
+export interface StreamDrawCounts {
+  /** Between two snapshots. */
+  interpolated: number;
+  /** Past the newest, along the last motion (at most `maxExtrapolation`). */
+  extrapolated: number;
+  /** Past the newest and held: no extrapolation asked, its limit reached, or one snapshot. */
+  held: number;
+  /** Before the oldest snapshot kept (the render tick fell out of `history`). */
+  before: number;
 }
 
 /** How a stream id is drawn: the tracker slot it fills. */
@@ -47,26 +94,22 @@ interface Binding {
 export class PoseStream<Node extends object> implements StreamSource {
   readonly #state: TrackerState<Node>;
   readonly #slotFor: (node: Node, index: number) => number;
-  readonly #history: number;
   #delay: number | undefined;
   /** Stream id → its binding's index (its column in the snapshots). */
   readonly #index = new Map<number, number>();
   #bindings: Binding[] = [];
-  /** By snapshot (ring): its tick; NaN while empty. */
-  readonly #ticks: Float64Array;
-  /** By snapshot × binding: its pose row. */
-  #rows = new Float64Array(0);
-  /** By snapshot × binding: 1 if the body teleported at that snapshot. */
-  #teleported = new Uint8Array(0);
-  /** The ring position of the newest snapshot; -1 before the first. */
-  #newest = -1;
-  #count = 0;
-  /** Snapshots refused because they were older than the newest one. */
-  #late = 0;
-  /** The stream's own render clock for the kernel (`alpha`: between its two snapshots). */
-  readonly #clock = { alpha: 0, fixedDelta: 0 };
-  /** A list of one slot, for the kernel's loop. */
-  readonly #one = new Int32Array(1);
+  readonly #snapshots: StreamSnapshots;
+  #source: RenderTickSource | undefined;
+  #maxExtrapolation: number;
+  /** The stream's own render clock for the kernels (`alpha`: between or past its snapshots). */
+  readonly #kernelClock = { alpha: 0, fixedDelta: 0 };
+  /** The same for the extrapolation kernel, in its layout. */
+  readonly #extrapolationClock = new Float64Array(2);
+  /** The slots a frame blends, for the kernels' loops. */
+  #list = new Int32Array(0);
+  #renderTick = Number.NaN;
+  #lastDrawn: StreamDrawKind = 'empty';
+  readonly #drawn: StreamDrawCounts = { interpolated: 0, extrapolated: 0, held: 0, before: 0 };
 
   /**
    * Made by `Tracker.stream`.
@@ -78,21 +121,17 @@ export class PoseStream<Node extends object> implements StreamSource {
     options: PoseStreamOptions,
   ) {
     this.#slotFor = slotFor;
-    const { delay, history = 8 } = options;
-    if (delay !== undefined && !(typeof delay === 'number' && delay >= 0 && delay <= 1e9)) {
-      throw new RangeError(
-        `fixedtick: option "delay" must be a number of seconds from 0 to 1e9, got ${String(delay)}`,
-      );
-    }
+    const { delay, history = 8, clock, maxExtrapolation = 0 } = options;
     if (!(Number.isInteger(history) && history >= 2 && history <= 1024)) {
       throw new RangeError(
         `fixedtick: option "history" must be a whole number from 2 to 1024, got ${String(history)}`,
       );
     }
     this.#state = state;
-    this.#delay = delay;
-    this.#history = history;
-    this.#ticks = new Float64Array(history).fill(Number.NaN);
+    this.#delay = checkSeconds('delay', delay);
+    this.#maxExtrapolation = checkSeconds('maxExtrapolation', maxExtrapolation) ?? 0;
+    this.#source = checkSource(clock);
+    this.#snapshots = new StreamSnapshots(history);
   }
 
   /** Seconds behind the loop's present the stream is drawn (`undefined`: one step). Live. */
@@ -100,22 +139,49 @@ export class PoseStream<Node extends object> implements StreamSource {
     return this.#delay;
   }
   set delay(value: number | undefined) {
-    if (value !== undefined && !(value >= 0 && value <= 1e9)) {
-      throw new RangeError(
-        `fixedtick: option "delay" must be a number of seconds from 0 to 1e9, got ${String(value)}`,
-      );
-    }
-    this.#delay = value;
+    this.#delay = checkSeconds('delay', value);
+  }
+
+  /** The render tick's source (`undefined`: the loop's tick minus `delay`). Live. */
+  get clock(): RenderTickSource | undefined {
+    return this.#source;
+  }
+  set clock(value: RenderTickSource | undefined) {
+    this.#source = checkSource(value);
+  }
+
+  /** Seconds past the newest snapshot the stream extrapolates before it holds. Live. */
+  get maxExtrapolation(): number {
+    return this.#maxExtrapolation;
+  }
+  set maxExtrapolation(value: number) {
+    this.#maxExtrapolation = checkSeconds('maxExtrapolation', value) ?? 0;
+  }
+
+  /** The render tick of the last frame drawn (NaN before the first). */
+  get renderTick(): number {
+    return this.#renderTick;
+  }
+
+  /** How the last frame drew the stream's bodies. */
+  get lastDrawn(): StreamDrawKind {
+    return this.#lastDrawn;
+  }
+
+  /** Frames drawn so far, by kind (the same object, updated each frame). */
+  get drawnFrames(): Readonly<StreamDrawCounts> {
+    return this.#drawn;
   }
 
   /** The tick of the newest snapshot, or NaN before the first. */
   get newestTick(): number {
-    return this.#newest < 0 ? Number.NaN : this.#ticks[this.#newest];
+    const snapshots = this.#snapshots;
+    return snapshots.newest < 0 ? Number.NaN : snapshots.ticks[snapshots.newest];
   }
 
   /** Snapshots pushed with a tick older than the newest one (and dropped). */
   get lateSnapshots(): number {
-    return this.#late;
+    return this.#snapshots.late;
   }
 
   /** The stream ids bound to a slot, in binding order. */
@@ -138,12 +204,9 @@ export class PoseStream<Node extends object> implements StreamSource {
     const column = this.#bindings.length;
     this.#bindings = [...this.#bindings, { id, slot }];
     this.#index.set(id, column);
-    this.#widen(this.#bindings.length);
+    this.#snapshots.widen(this.#bindings.length);
     // every snapshot held so far shows the slot where it is now
-    const current = state.poses.current;
-    for (let s = 0; s < this.#history; s++) {
-      copyRow(this.#rows, (s * this.#columns + column) * POSE_STRIDE, current, slot * POSE_STRIDE);
-    }
+    this.#snapshots.fillColumn(column, state.poses.current, slot * POSE_STRIDE);
     state.slots.flags[slot] |= STREAMED;
     state.slots.wake(slot);
   }
@@ -186,29 +249,11 @@ export class PoseStream<Node extends object> implements StreamSource {
         `fixedtick: option "rows" must hold ${POSE_STRIDE} numbers per id (${ids.length * POSE_STRIDE}), got ${rows.length}`,
       );
     }
-    const newest = this.#newest;
-    let at = newest;
-    if (newest < 0 || tick > this.#ticks[newest]) {
-      at = (newest + 1) % this.#history;
-      this.#count = Math.min(this.#count + 1, this.#history);
-      const columns = this.#columns;
-      // unnamed bodies keep their pose of the snapshot before; nobody teleported yet
-      if (newest >= 0) {
-        this.#rows.copyWithin(
-          at * columns * POSE_STRIDE,
-          newest * columns * POSE_STRIDE,
-          (newest + 1) * columns * POSE_STRIDE,
-        );
-      }
-      this.#teleported.fill(0, at * columns, (at + 1) * columns);
-      this.#ticks[at] = tick;
-      this.#newest = at;
-    } else if (tick < this.#ticks[newest]) {
-      this.#late++;
-      return;
-    }
-    const base = at * this.#columns;
-    const target = this.#rows;
+    const snapshots = this.#snapshots;
+    const at = snapshots.open(tick);
+    if (at < 0) return;
+    const base = at * snapshots.columns;
+    const target = snapshots.rows;
     for (let k = 0; k < ids.length; k++) {
       const column = this.#index.get(ids[k]);
       if (column === undefined) continue;
@@ -218,14 +263,14 @@ export class PoseStream<Node extends object> implements StreamSource {
     if (teleported === undefined) return;
     for (let k = 0; k < teleported.length; k++) {
       const column = this.#index.get(teleported[k]);
-      if (column !== undefined) this.#teleported[base + column] = 1;
+      if (column !== undefined) snapshots.teleported[base + column] = 1;
     }
   }
 
   /**
    * Fills the previous, current and output rows of every bound slot for the frame's render tick
    * (see the module doc). The tracker's interpolation pass then writes the outputs to their
-   * nodes and instances. @internal
+   * nodes and instances. Allocates nothing. @internal
    */
   draw(frame: {
     readonly tick: number;
@@ -233,70 +278,92 @@ export class PoseStream<Node extends object> implements StreamSource {
     readonly fixedDelta: number;
   }): void {
     const bindings = this.#bindings;
-    if (bindings.length === 0 || this.#newest < 0) return;
-    const delaySteps = this.#delay === undefined ? 1 : this.#delay / frame.fixedDelta;
-    const renderTick = frame.tick + frame.alpha - delaySteps;
-    const ticks = this.#ticks;
+    const snapshots = this.#snapshots;
+    if (bindings.length === 0 || snapshots.newest < 0) return;
+    const source = this.#source;
+    const renderTick =
+      source !== undefined
+        ? source.renderTick
+        : frame.tick +
+          frame.alpha -
+          (this.#delay === undefined ? 1 : this.#delay / frame.fixedDelta);
+    this.#renderTick = renderTick;
+    const ticks = snapshots.ticks;
+    const newest = snapshots.newest;
     // the two snapshots around the render tick, walking the ring back from the newest
-    let after = this.#newest;
+    let after = newest;
     let before = after;
-    for (let n = 1; n < this.#count && ticks[before] > renderTick; n++) {
+    for (let n = 1; n < snapshots.count && ticks[before] > renderTick; n++) {
       after = before;
-      before = (this.#newest - n + this.#history) % this.#history;
+      before = snapshots.back(n);
     }
-    // older than every snapshot: hold the oldest
-    if (ticks[before] > renderTick) after = before;
-    const from = ticks[before];
-    const to = ticks[after];
-    const t = to > from ? Math.min(1, (renderTick - from) / (to - from)) : 0;
+    let kind: Exclude<StreamDrawKind, 'empty'>;
+    let t = 0;
+    if (ticks[before] > renderTick) {
+      kind = 'before'; // older than every snapshot: hold the oldest
+      after = before;
+    } else if (before !== after) {
+      kind = 'interpolated';
+      t = (renderTick - ticks[before]) / (ticks[after] - ticks[before]);
+    } else if (renderTick > ticks[newest] && this.#maxExtrapolation > 0 && snapshots.count > 1) {
+      // past the newest: the last two snapshots' motion, continued up to the limit
+      kind = 'extrapolated';
+      before = snapshots.back(1);
+      const span = ticks[newest] - ticks[before];
+      const limit = this.#maxExtrapolation / frame.fixedDelta;
+      t = Math.min(renderTick - ticks[newest], limit) / span;
+    } else {
+      kind = 'held';
+    }
+    this.#lastDrawn = kind;
+    this.#drawn[kind]++;
+    this.#fill(before, after, kind, t, frame.fixedDelta);
+  }
+
+  /**
+   * Copies snapshots `before` and `after` into the bound slots' previous and current rows and
+   * writes their outputs: blended at `t` (interpolated), advanced `t` spans past `after`
+   * (extrapolated), or `after` as it is. A body in `'none'` mode steps; one that teleported at
+   * `after` is not blended (the pose before until `t` reaches 1) nor extrapolated.
+   */
+  #fill(before: number, after: number, kind: StreamDrawKind, t: number, fixedDelta: number): void {
+    const bindings = this.#bindings;
     const poses = this.#state.poses;
     const { previous, current, output } = poses;
     const flags = this.#state.slots.flags;
-    const columns = this.#columns;
-    const clock = this.#clock;
-    clock.fixedDelta = frame.fixedDelta;
+    const { columns, rows, teleported } = this.#snapshots;
+    if (this.#list.length < bindings.length) this.#list = new Int32Array(columns);
+    const list = this.#list;
+    const blends = kind === 'interpolated' || kind === 'extrapolated';
+    let count = 0;
     for (let column = 0; column < bindings.length; column++) {
       const slot = bindings[column].slot;
       const r = slot * POSE_STRIDE;
-      copyRow(previous, r, this.#rows, (before * columns + column) * POSE_STRIDE);
-      copyRow(current, r, this.#rows, (after * columns + column) * POSE_STRIDE);
-      // a teleport at `after` is not blended, nor is a body in 'none' mode: the pose before
-      // until the tick of `after`, then its pose
+      copyRow(previous, r, rows, (before * columns + column) * POSE_STRIDE);
+      copyRow(current, r, rows, (after * columns + column) * POSE_STRIDE);
       const stepped =
+        !blends ||
         (flags[slot] & (INTERPOLATES | EXTRAPOLATES)) === 0 ||
-        (before !== after && this.#teleported[after * columns + column] === 1);
-      if (stepped) {
-        copyRow(output, r, t >= 1 ? current : previous, r);
-        continue;
-      }
-      clock.alpha = t;
+        teleported[after * columns + column] === 1;
+      if (!stepped) list[count++] = slot;
+      else copyRow(output, r, kind === 'interpolated' && t < 1 ? previous : current, r);
+    }
+    if (count === 0) return;
+    const clock = this.#kernelClock;
+    clock.alpha = t;
+    clock.fixedDelta = fixedDelta;
+    if (kind === 'interpolated') {
       poses.setClock(clock);
-      this.#one[0] = slot;
-      poses.interpolateList(this.#one, 1);
+      poses.interpolateList(list, count);
+      return;
     }
-  }
-
-  /** Snapshot columns allocated (bindings fit in them). */
-  get #columns(): number {
-    return this.#teleported.length / this.#history;
-  }
-
-  /** Makes room for `needed` bindings in every snapshot, keeping what is there. */
-  #widen(needed: number): void {
-    const columns = this.#columns;
-    if (needed <= columns) return;
-    const next = Math.max(8, columns * 2, needed);
-    const rows = new Float64Array(this.#history * next * POSE_STRIDE);
-    const teleported = new Uint8Array(this.#history * next);
-    for (let s = 0; s < this.#history; s++) {
-      rows.set(
-        this.#rows.subarray(s * columns * POSE_STRIDE, (s + 1) * columns * POSE_STRIDE),
-        s * next * POSE_STRIDE,
-      );
-      teleported.set(this.#teleported.subarray(s * columns, (s + 1) * columns), s * next);
+    // past the newest: the 'extrapolate' kernel along previous → current, whatever the mode
+    const kernelClock = this.#extrapolationClock;
+    kernelClock[CLOCK_ALPHA] = t;
+    kernelClock[CLOCK_FIXED_DELTA] = fixedDelta;
+    for (let k = 0; k < count; k++) {
+      extrapolateRow(previous, current, output, NO_VELOCITY, false, list[k], kernelClock);
     }
-    this.#rows = rows;
-    this.#teleported = teleported;
   }
 
   /** Removes binding `column`: the last one moves into its place. */
@@ -307,19 +374,27 @@ export class PoseStream<Node extends object> implements StreamSource {
     if (column !== last) {
       const moved = bindings[last];
       this.#index.set(moved.id, column);
-      const columns = this.#columns;
-      for (let s = 0; s < this.#history; s++) {
-        copyRow(
-          this.#rows,
-          (s * columns + column) * POSE_STRIDE,
-          this.#rows,
-          (s * columns + last) * POSE_STRIDE,
-        );
-        this.#teleported[s * columns + column] = this.#teleported[s * columns + last];
-      }
+      this.#snapshots.moveColumn(column, last);
     }
     const next = bindings.slice(0, last);
     if (column !== last) next[column] = bindings[last];
     this.#bindings = next;
   }
+}
+
+/** `value` as seconds from 0 to 1e9 (`undefined` passes); a `RangeError` naming `name` otherwise. */
+function checkSeconds(name: string, value: unknown): number | undefined {
+  if (value !== undefined && !(typeof value === 'number' && value >= 0 && value <= 1e9)) {
+    throw optionError(name, value, 'a number of seconds from 0 to 1e9');
+  }
+  return value;
+}
+
+/** `value` as a render tick source (`undefined` passes); a `TypeError` for another kind. */
+function checkSource(value: unknown): RenderTickSource | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || !('renderTick' in value)) {
+    throw kindError('clock', value, 'an object with a renderTick (a TickClock)');
+  }
+  return value as RenderTickSource;
 }
