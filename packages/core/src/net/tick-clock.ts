@@ -79,6 +79,17 @@ const PACE_SECONDS = 0.5;
 /** RFC 6298's smoothing gain for the round-trip estimate (SRTT). */
 const RTT_GAIN = 0.125;
 
+// Indices into `TickClock`'s numbers: the arrival line (ms), the jitter (ms), the snapshot
+// interval (ticks), the smoothed round trip (ms), the render and prediction lines' offsets (ms),
+// and the time of the last `update` (ms).
+const LINE = 0;
+const JITTER = 1;
+const INTERVAL = 2;
+const RTT = 3;
+const RENDER = 4;
+const PREDICT = 5;
+const NOW = 6;
+
 /** See the module doc. */
 export class TickClock {
   readonly #periodMs: number;
@@ -91,14 +102,13 @@ export class TickClock {
   #count = 0;
   #at = 0;
   #lastTick = Number.NaN;
-  #lineMs = 0;
-  #jitterMs = 0;
-  #intervalTicks = 1;
-  #rttMs = Number.NaN;
-  /** Output offsets (local ms at tick 0) of the render and prediction lines, slewed. */
-  #renderMs = Number.NaN;
-  #predictMs = Number.NaN;
-  #nowMs = Number.NaN;
+  /**
+   * The clock's numbers, by the indices above the class: in a typed array because each frame's
+   * `update` writes them, and a double stored in an object field V8 keeps tagged is a new heap
+   * number each time. The render and prediction lines are output offsets (local ms at tick 0),
+   * slewed.
+   */
+  readonly #state = Float64Array.of(0, 0, 1, Number.NaN, Number.NaN, Number.NaN, Number.NaN);
   #snaps = 0;
 
   /** @throws RangeError naming the option for a bad option. */
@@ -136,9 +146,9 @@ export class TickClock {
   /** A measured round trip (ms), from a ping; smoothed as TCP smooths it (RFC 6298). */
   observeRoundTrip(rttMs: number): void {
     if (!(rttMs >= 0) || !Number.isFinite(rttMs)) return;
-    this.#rttMs = Number.isNaN(this.#rttMs)
+    this.#state[RTT] = Number.isNaN(this.#state[RTT])
       ? rttMs
-      : this.#rttMs + RTT_GAIN * (rttMs - this.#rttMs);
+      : this.#state[RTT] + RTT_GAIN * (rttMs - this.#state[RTT]);
   }
 
   /**
@@ -148,26 +158,47 @@ export class TickClock {
    */
   update(localMs: number): void {
     if (!Number.isFinite(localMs)) return;
-    const elapsed = Number.isNaN(this.#nowMs) ? 0 : Math.max(0, localMs - this.#nowMs);
-    this.#nowMs = Math.max(localMs, Number.isNaN(this.#nowMs) ? localMs : this.#nowMs);
+    // Written out, without helper calls or a choice between `localMs` and a stored number: V8
+    // makes a heap number of a fractional value passed to or returned from a call it does not
+    // inline, or merged with an argument it keeps tagged, and this runs every frame.
+    const last = this.#state[NOW];
+    let elapsed = localMs - last; // NaN on the first call
+    if (!(elapsed > 0)) elapsed = 0;
+    if (Number.isNaN(last) || localMs > last) this.#state[NOW] = localMs;
     if (this.#count === 0) return;
     const step = this.#maxSlew * elapsed;
-    const renderMs = this.#slew(this.#renderMs, this.#lineMs + this.renderDelayMs, step);
-    if (renderMs !== this.#renderMs && Math.abs(renderMs - this.#renderMs) > step) {
-      if (!Number.isNaN(this.#renderMs)) this.#snaps++;
+    const rtt = Number.isNaN(this.#state[RTT]) ? 0 : this.#state[RTT];
+    const renderTarget =
+      this.#state[LINE] +
+      this.#state[INTERVAL] * this.#periodMs +
+      this.#state[JITTER] +
+      this.#marginMs;
+    const predictTarget = this.#state[LINE] - (rtt + this.#state[JITTER] + this.#marginMs);
+    const renderError = renderTarget - this.#state[RENDER];
+    if (Number.isNaN(this.#state[RENDER])) {
+      this.#state[RENDER] = renderTarget;
+    } else if (Math.abs(renderError) > this.#snapMs) {
+      this.#state[RENDER] = renderTarget;
+      this.#snaps++;
+    } else {
+      this.#state[RENDER] += Math.min(step, Math.max(-step, renderError));
     }
-    this.#renderMs = renderMs;
-    this.#predictMs = this.#slew(this.#predictMs, this.#lineMs - this.leadMs, step);
+    const predictError = predictTarget - this.#state[PREDICT];
+    if (Number.isNaN(this.#state[PREDICT]) || Math.abs(predictError) > this.#snapMs) {
+      this.#state[PREDICT] = predictTarget;
+    } else {
+      this.#state[PREDICT] += Math.min(step, Math.max(-step, predictError));
+    }
   }
 
   /** The server tick to draw now (fractional): the arrival line minus the render delay. */
   get renderTick(): number {
-    return (this.#nowMs - this.#renderMs) / this.#periodMs;
+    return (this.#state[NOW] - this.#state[RENDER]) / this.#periodMs;
   }
 
   /** The server tick a client should be predicting now (fractional): ahead by {@link leadMs}. */
   get predictTick(): number {
-    return (this.#nowMs - this.#predictMs) / this.#periodMs;
+    return (this.#state[NOW] - this.#state[PREDICT]) / this.#periodMs;
   }
 
   /**
@@ -175,32 +206,34 @@ export class TickClock {
    * the newest tick the client can know about.
    */
   get arrivalTick(): number {
-    return (this.#nowMs - this.#lineMs) / this.#periodMs;
+    return (this.#state[NOW] - this.#state[LINE]) / this.#periodMs;
   }
 
   /** The render delay's target (ms): snapshot interval + jitter + margin. */
   get renderDelayMs(): number {
-    return this.#intervalTicks * this.#periodMs + this.#jitterMs + this.#marginMs;
+    return this.#state[INTERVAL] * this.#periodMs + this.#state[JITTER] + this.#marginMs;
   }
 
   /** The prediction lead's target (ms): round trip + jitter + margin (0 round trip until measured). */
   get leadMs(): number {
-    return (Number.isNaN(this.#rttMs) ? 0 : this.#rttMs) + this.#jitterMs + this.#marginMs;
+    return (
+      (Number.isNaN(this.#state[RTT]) ? 0 : this.#state[RTT]) + this.#state[JITTER] + this.#marginMs
+    );
   }
 
   /** Measured jitter (ms): the 95th percentile of delays above the arrival line. */
   get jitterMs(): number {
-    return this.#jitterMs;
+    return this.#state[JITTER];
   }
 
   /** Smoothed round trip (ms); NaN until the first {@link observeRoundTrip}. */
   get roundTripMs(): number {
-    return this.#rttMs;
+    return this.#state[RTT];
   }
 
   /** Ticks between consecutive snapshots (the median of the window). */
   get snapshotInterval(): number {
-    return this.#intervalTicks;
+    return this.#state[INTERVAL];
   }
 
   /**
@@ -229,11 +262,6 @@ export class TickClock {
     return this.#count > 0;
   }
 
-  #slew(current: number, target: number, step: number): number {
-    if (Number.isNaN(current) || Math.abs(target - current) > this.#snapMs) return target;
-    return current + Math.min(step, Math.max(-step, target - current));
-  }
-
   #estimate(): void {
     const count = this.#count;
     // Once the window is full (a second after connecting) the whole arrays are sorted, with no
@@ -242,12 +270,12 @@ export class TickClock {
     const sorted = full ? this.#scratch : this.#scratch.subarray(0, count);
     sorted.set(full ? this.#samples : this.#samples.subarray(0, count));
     sorted.sort();
-    this.#lineMs = sorted[0];
-    this.#jitterMs =
+    this.#state[LINE] = sorted[0];
+    this.#state[JITTER] =
       sorted[Math.min(count - 1, Math.ceil(JITTER_PERCENTILE * (count - 1)))] - sorted[0];
     sorted.set(full ? this.#gaps : this.#gaps.subarray(0, count));
     sorted.sort();
-    this.#intervalTicks = sorted[count >> 1];
+    this.#state[INTERVAL] = sorted[count >> 1];
   }
 }
 

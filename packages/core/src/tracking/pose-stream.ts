@@ -317,16 +317,23 @@ export class PoseStream<Node extends object> implements StreamSource {
     }
     this.#lastDrawn = kind;
     this.#drawn[kind]++;
-    this.#fill(before, after, kind, t, frame.fixedDelta);
+    // the kernels' clocks are set here: a fractional argument to a call V8 does not inline
+    // is a heap number per frame
+    this.#kernelClock.alpha = t;
+    this.#kernelClock.fixedDelta = frame.fixedDelta;
+    this.#extrapolationClock[CLOCK_ALPHA] = t;
+    this.#extrapolationClock[CLOCK_FIXED_DELTA] = frame.fixedDelta;
+    this.#fill(before, after, kind, t >= 1);
   }
 
   /**
    * Copies snapshots `before` and `after` into the bound slots' previous and current rows and
-   * writes their outputs: blended at `t` (interpolated), advanced `t` spans past `after`
-   * (extrapolated), or `after` as it is. A body in `'none'` mode steps; one that teleported at
-   * `after` is not blended (the pose before until `t` reaches 1) nor extrapolated.
+   * writes their outputs: blended at the kernels' alpha `t` (interpolated), advanced `t` spans
+   * past `after` (extrapolated), or `after` as it is. A body in `'none'` mode steps; one that
+   * teleported at `after` is not blended (the pose before until `t` reaches 1: `reached`) nor
+   * extrapolated.
    */
-  #fill(before: number, after: number, kind: StreamDrawKind, t: number, fixedDelta: number): void {
+  #fill(before: number, after: number, kind: StreamDrawKind, reached: boolean): void {
     const bindings = this.#bindings;
     const poses = this.#state.poses;
     const { previous, current, output } = poses;
@@ -346,21 +353,16 @@ export class PoseStream<Node extends object> implements StreamSource {
         (flags[slot] & (INTERPOLATES | EXTRAPOLATES)) === 0 ||
         teleported[after * columns + column] === 1;
       if (!stepped) list[count++] = slot;
-      else copyRow(output, r, kind === 'interpolated' && t < 1 ? previous : current, r);
+      else copyRow(output, r, kind === 'interpolated' && !reached ? previous : current, r);
     }
     if (count === 0) return;
-    const clock = this.#kernelClock;
-    clock.alpha = t;
-    clock.fixedDelta = fixedDelta;
     if (kind === 'interpolated') {
-      poses.setClock(clock);
+      poses.setClock(this.#kernelClock);
       poses.interpolateList(list, count);
       return;
     }
     // past the newest: the 'extrapolate' kernel along previous → current, whatever the mode
     const kernelClock = this.#extrapolationClock;
-    kernelClock[CLOCK_ALPHA] = t;
-    kernelClock[CLOCK_FIXED_DELTA] = fixedDelta;
     for (let k = 0; k < count; k++) {
       extrapolateRow(previous, current, output, NO_VELOCITY, false, list[k], kernelClock);
     }
