@@ -103,4 +103,12 @@ export const examples: readonly ExampleEntry[] = [
       'View the page source: one import map and one module script, nothing built for the page.',
     bundled: false,
   },
+  {
+    slug: 'multiplayer',
+    title: 'Push the crates, together (Colyseus + three.js)',
+    summary:
+      'A Colyseus room on the 60 Hz server tick: your box predicted with the server’s own step, the other players and the crates drawn from tick-stamped snapshots through the pose store, with a latency / jitter / loss control.',
+    lookFor:
+      'Open a second tab and pick “80 ± 20 ms, 2 % loss”: the other box glides, the render delay grows to ride out resends, and your box stays put under your keys.',
+  },
 ];

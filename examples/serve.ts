@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { guidePage, guidesIndex } from './guides-page.ts';
+import { attachGameServer } from './multiplayer/server.ts';
 import { isSourceFolder, sourceListing } from './source-page.ts';
 
 const TYPES: Record<string, string> = {
@@ -174,6 +175,9 @@ export function serveExamples(options: ServeOptions = {}): Promise<RunningServer
     });
   });
 
+  // the multiplayer example's Colyseus room, on the same port (examples/multiplayer/server.ts)
+  const game = attachGameServer(server);
+
   return new Promise((resolveServer, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -182,11 +186,13 @@ export function serveExamples(options: ServeOptions = {}): Promise<RunningServer
       resolveServer({
         url: `http://${shown}:${port}/`,
         server,
-        close: () =>
-          new Promise<void>((done) => {
+        close: async () => {
+          await game.close();
+          await new Promise<void>((done) => {
             server.closeAllConnections();
             server.close(() => done());
-          }),
+          });
+        },
       });
     });
   });
