@@ -7,9 +7,10 @@
  */
 import { FixedLoop } from '@fixedtick/core';
 import { lerp, slerp } from '@fixedtick/core/interpolation';
-import { RemoteEntities } from '@fixedtick/core/net';
+import { RemoteEntities, TickClock } from '@fixedtick/core/net';
 import { Tracker } from '@fixedtick/core/tracking';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/support/random.ts';
 import { type FakeNode, FakePlatform, fakeMesh, fakeNode } from './support/fake-platform.ts';
 
 /** A pose row: position (x, y, z), a rotation of `angle` about y, unit scale. */
@@ -152,5 +153,47 @@ describe('RemoteEntities', () => {
           maxExtrapolation: -1,
         }),
     ).toThrow(/option "maxExtrapolation"/);
+  });
+
+  it('at the TickClock render tick over a jittery ordered link, draws nearly every 144 Hz frame between snapshots, each a new pose', () => {
+    // snapshots of a body moving 1 unit per tick, 60–90 ms late, in order (TCP)
+    const loop = new FixedLoop({ tickRate: 60 });
+    const tracker = new Tracker(new FakePlatform());
+    loop.addAdapter(tracker);
+    const clock = new TickClock({ tickRate: 60 });
+    const node = fakeNode('remote');
+    const remotes = new RemoteEntities(tracker, { clock, spawn: () => node });
+    const random = mulberry32(7);
+    let arrival = 0;
+    let n = 0;
+    const frame = 1000 / 144;
+    let last = Number.NaN;
+    let repeated = 0;
+    const counted = { interpolated: 0, other: 0 };
+    for (let t = 0; t < 10_000; t += frame) {
+      for (;;) {
+        const at = Math.max(arrival, n * (1000 / 60) + 60 + 30 * random());
+        if (at > t) break;
+        arrival = at;
+        remotes.push(n, ['p'], pose(n));
+        clock.observe(n, at);
+        n++;
+      }
+      clock.update(t);
+      loop.advance(frame / 1000);
+      if (t < 1000) continue; // the first second fills the clock's window
+      if (remotes.stream.lastDrawn === 'interpolated') counted.interpolated++;
+      else counted.other++;
+      if (node.pose[0] === last) repeated++;
+      last = node.pose[0];
+    }
+    expect(counted.interpolated / (counted.interpolated + counted.other)).toBeGreaterThan(0.97);
+    expect(repeated).toBe(0);
+    // the render delay: the snapshot interval, plus the measured jitter (within the 30 ms spread)
+    // and the 2 ms margin
+    const jitter = clock.renderDelayMs - 1000 / 60 - 2;
+    expect(jitter).toBeCloseTo(clock.jitterMs, 9);
+    expect(jitter).toBeGreaterThan(5);
+    expect(jitter).toBeLessThan(30);
   });
 });
