@@ -27,17 +27,25 @@ export class OtherPlayerCheck {
   before = 0;
   /** Interpolated frames whose render tick did not move on from the frame before. */
   repeated = 0;
-  /** Interpolated frames whose render tick moved more than 1.5 display frames' worth. */
+  /**
+   * Interpolated frames whose render tick moved more than 1.5 display frames' worth, but for a
+   * frame in which the clock snapped (an error past its `snapMs` corrected at once: counted in
+   * `snapFrames` instead).
+   */
   skipped = 0;
+  snapFrames = 0;
   /** Interpolated frames that drew the same pose as the frame before while the player moved. */
   repeatedPoses = 0;
   /** Interpolated frames whose pose was not the snapshots' interpolation. */
   mismatched = 0;
   maxMismatch = 0;
+  /** The first mismatches: render tick, drawn x, the snapshots' x around it. */
+  readonly mismatches: number[][] = [];
   /** Smallest and largest render tick step between interpolated frames, per display frame. */
   minStep = Number.POSITIVE_INFINITY;
   maxStep = 0;
   #lastKind: StreamDrawKind = 'empty';
+  #lastSnaps = 0;
   #lastTick = Number.NaN;
   #lastX = Number.NaN;
   #lastZ = Number.NaN;
@@ -55,12 +63,18 @@ export class OtherPlayerCheck {
     this.#snapshots.delete(tick - 600);
   }
 
-  /** One display frame `frameMs` long: how the stream drew, and where the player's mesh is. */
+  /**
+   * One display frame `frameMs` long: how the stream drew, where the player's mesh is, and the
+   * clock's snaps so far.
+   */
   frame(
     stream: { readonly lastDrawn: StreamDrawKind; readonly renderTick: number },
     meshes: ReadonlyMap<string, { readonly position: { x: number; z: number } }>,
     frameMs: number,
+    snaps: number,
   ): void {
+    const snapped = snaps !== this.#lastSnaps;
+    this.#lastSnaps = snaps;
     const mesh = this.key === undefined ? undefined : meshes.get(this.key);
     if (mesh === undefined || stream.lastDrawn === 'empty') return;
     const kind = stream.lastDrawn;
@@ -78,12 +92,16 @@ export class OtherPlayerCheck {
           Math.abs(z - (a[1] + (b[1] - a[1]) * t)),
         );
         this.maxMismatch = Math.max(this.maxMismatch, error);
-        if (error > SAME_POSE) this.mismatched++;
+        if (error > SAME_POSE) {
+          this.mismatched++;
+          if (this.mismatches.length < 5) this.mismatches.push([tick, x, a[0], b[0]]);
+        }
         if (this.#lastKind === 'interpolated' && frameMs > 0) {
           const step = (tick - this.#lastTick) / (frameMs * this.#ticksPerMs);
           this.minStep = Math.min(this.minStep, step);
           this.maxStep = Math.max(this.maxStep, step);
-          if (!(step > 0)) this.repeated++;
+          if (snapped) this.snapFrames++;
+          else if (!(step > 0)) this.repeated++;
           else if (step > 1.5) this.skipped++;
           const moving = a[0] !== b[0] || a[1] !== b[1];
           if (moving && x === this.#lastX && z === this.#lastZ) this.repeatedPoses++;
@@ -99,8 +117,9 @@ export class OtherPlayerCheck {
   /** Starts the counts over (the test's warm-up is done). */
   reset(): void {
     this.frames = this.interpolated = this.extrapolated = this.held = this.before = 0;
-    this.repeated = this.skipped = this.repeatedPoses = this.mismatched = 0;
+    this.repeated = this.skipped = this.repeatedPoses = this.mismatched = this.snapFrames = 0;
     this.maxMismatch = this.maxStep = 0;
+    this.mismatches.length = 0;
     this.minStep = Number.POSITIVE_INFINITY;
   }
 }

@@ -93,7 +93,9 @@ function playerMesh(color: string): Mesh {
 // ---- the loop, the clock, the remote entities, the prediction ----------------------------------
 
 const params = new URLSearchParams(location.search);
-const loop = new ThreeFixedLoop({ tickRate: TICK_RATE });
+// A networked client must keep up with the server's time: a stall of up to a second is caught
+// up (steps run), not dropped as a single-player game would drop it.
+const loop = new ThreeFixedLoop({ tickRate: TICK_RATE, maxDeltaTime: 1 });
 const latch = new InputLatch(loop);
 const arrows = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
 latch.bindKeyboard(window, { preventDefault: arrows });
@@ -313,6 +315,7 @@ function displayFrame(timeMs: number): void {
     remotes.stream,
     meshes as ReadonlyMap<string, Object3D>,
     timeMs - previousFrameMs,
+    clock.snaps,
   );
   const delayMs = (clock.arrivalTick - clock.renderTick) * (1000 / TICK_RATE);
   netGraph.sample(clock.synced ? delayMs : 0, clock.jitterMs, lastCorrection);
@@ -326,10 +329,16 @@ function browserFrame(realMs: number): void {
     displayFrame(realMs);
   } else {
     const period = 1000 / rate;
-    // a hidden tab or a long stall: start over from now rather than replay the gap
-    if (Number.isNaN(displayOrigin) || realMs - (displayOrigin + displayIndex * period) > 250) {
+    if (Number.isNaN(displayOrigin)) {
       displayOrigin = realMs;
       displayIndex = 0;
+    }
+    if (realMs - (displayOrigin + displayIndex * period) > 8 * period) {
+      // a long stall: one frame covers it (the loop runs its steps), then the display goes on
+      // from now — the game's time is not dropped
+      displayFrame(realMs);
+      displayOrigin = realMs;
+      displayIndex = 1;
     }
     while (displayOrigin + displayIndex * period <= realMs) {
       displayFrame(displayOrigin + displayIndex * period);

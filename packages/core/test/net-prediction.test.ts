@@ -226,4 +226,28 @@ describe('Prediction', () => {
     expect(differing(player.replayed, server).filter(settled)).toEqual([]);
     expect([...server.keys()].filter(settled).length).toBeGreaterThan(60);
   });
+
+  it('starting over after falling behind keeps the held keys held, as the server holds them', () => {
+    const player = new PredictedPlayer();
+    const prediction = new Prediction(player, { tickRate: 60 });
+    const server = newPlayer();
+    const serverInput = new TickInputState();
+    prediction.addInput('press', 'ArrowRight');
+    const command = prediction.step(); // tick 0
+    serverInput.beginTick();
+    for (const event of command.events) serverInput.apply(event);
+    stepPlayer(server, serverInput, DT);
+    // the client stalls; the server runs ticks 1..30 with the key still held
+    for (let tick = 1; tick <= 30; tick++) {
+      serverInput.beginTick();
+      stepPlayer(server, serverInput, DT);
+    }
+    expect(prediction.reconcile(30, copyPlayer(server))).toBe(0); // beyond the client: start over
+    expect(prediction.stats.restarts).toBe(1);
+    expect(prediction.input.held('ArrowRight')).toBe(true);
+    prediction.step(); // tick 31, predicted with the key held
+    serverInput.beginTick();
+    stepPlayer(server, serverInput, DT);
+    expect(samePlayer(player.byTick.get(31) as PlayerState, server)).toBe(true);
+  });
 });

@@ -182,8 +182,11 @@ describe('RemoteEntities', () => {
       clock.update(t);
       loop.advance(frame / 1000);
       if (t < 1000) continue; // the first second fills the clock's window
-      if (remotes.stream.lastDrawn === 'interpolated') counted.interpolated++;
-      else counted.other++;
+      if (remotes.stream.lastDrawn === 'interpolated') {
+        counted.interpolated++;
+        // the snapshots' interpolation at the render tick (x = tick)
+        expect(node.pose[0]).toBeCloseTo(remotes.stream.renderTick, 9);
+      } else counted.other++;
       if (node.pose[0] === last) repeated++;
       last = node.pose[0];
     }

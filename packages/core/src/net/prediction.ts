@@ -160,14 +160,15 @@ export class Prediction<State> {
 
   /**
    * Starts (or starts over) from the server's `state` after server tick `tick`: the next
-   * {@link step} predicts `tick + 1`. No key is held.
+   * {@link step} predicts `tick + 1`. The keys the client holds stay held — the server holds
+   * them too once their events arrive — so starting over after falling behind keeps steady
+   * input steady (before the first event, nothing is held).
    */
   start(tick: number, state: State): void {
     this.#simulation.restore(state);
     this.#tick = tick;
     this.#acked = tick;
-    this.#live.clear();
-    this.#confirmed.clear();
+    this.#confirmed.copyFrom(this.#live);
     this.#historyTick.fill(-1);
     this.#correction.fill(0);
     this.#stats.restarts++;

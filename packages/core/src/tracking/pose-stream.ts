@@ -26,11 +26,10 @@
  */
 import { extrapolateRow } from '../interpolation/extrapolate.ts';
 import { CLOCK_ALPHA, CLOCK_FIXED_DELTA, POSE_STRIDE } from '../interpolation/pose-layout.ts';
-import { optionError } from '../options.ts';
 import { copyRow } from './components.ts';
 import { EXTRAPOLATES, INTERPOLATES, STREAMED } from './slot-states.ts';
 import { StreamSnapshots } from './stream-snapshots.ts';
-import { kindError } from './track-options.ts';
+import { checkRenderTickSource, checkStreamSeconds } from './track-options.ts';
 import type { StreamSource, TrackerState } from './tracker-state.ts';
 
 /** The extrapolation kernel's velocity rows, unused: a stream extrapolates from its poses. */
@@ -128,9 +127,9 @@ export class PoseStream<Node extends object> implements StreamSource {
       );
     }
     this.#state = state;
-    this.#delay = checkSeconds('delay', delay);
-    this.#maxExtrapolation = checkSeconds('maxExtrapolation', maxExtrapolation) ?? 0;
-    this.#source = checkSource(clock);
+    this.#delay = checkStreamSeconds('delay', delay);
+    this.#maxExtrapolation = checkStreamSeconds('maxExtrapolation', maxExtrapolation) ?? 0;
+    this.#source = checkRenderTickSource(clock);
     this.#snapshots = new StreamSnapshots(history);
   }
 
@@ -139,7 +138,7 @@ export class PoseStream<Node extends object> implements StreamSource {
     return this.#delay;
   }
   set delay(value: number | undefined) {
-    this.#delay = checkSeconds('delay', value);
+    this.#delay = checkStreamSeconds('delay', value);
   }
 
   /** The render tick's source (`undefined`: the loop's tick minus `delay`). Live. */
@@ -147,7 +146,7 @@ export class PoseStream<Node extends object> implements StreamSource {
     return this.#source;
   }
   set clock(value: RenderTickSource | undefined) {
-    this.#source = checkSource(value);
+    this.#source = checkRenderTickSource(value);
   }
 
   /** Seconds past the newest snapshot the stream extrapolates before it holds. Live. */
@@ -155,7 +154,7 @@ export class PoseStream<Node extends object> implements StreamSource {
     return this.#maxExtrapolation;
   }
   set maxExtrapolation(value: number) {
-    this.#maxExtrapolation = checkSeconds('maxExtrapolation', value) ?? 0;
+    this.#maxExtrapolation = checkStreamSeconds('maxExtrapolation', value) ?? 0;
   }
 
   /** The render tick of the last frame drawn (NaN before the first). */
@@ -382,21 +381,4 @@ export class PoseStream<Node extends object> implements StreamSource {
     if (column !== last) next[column] = bindings[last];
     this.#bindings = next;
   }
-}
-
-/** `value` as seconds from 0 to 1e9 (`undefined` passes); a `RangeError` naming `name` otherwise. */
-function checkSeconds(name: string, value: unknown): number | undefined {
-  if (value !== undefined && !(typeof value === 'number' && value >= 0 && value <= 1e9)) {
-    throw optionError(name, value, 'a number of seconds from 0 to 1e9');
-  }
-  return value;
-}
-
-/** `value` as a render tick source (`undefined` passes); a `TypeError` for another kind. */
-function checkSource(value: unknown): RenderTickSource | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || !('renderTick' in value)) {
-    throw kindError('clock', value, 'an object with a renderTick (a TickClock)');
-  }
-  return value as RenderTickSource;
 }

@@ -1,6 +1,6 @@
 /**
- * What `track`, `trackInstance`, `teleport` and a `Tracker` take, and their checks: the same
- * errors in every adapter.
+ * What `track`, `trackInstance`, `teleport`, `stream` and a `Tracker` take, and their checks:
+ * the same errors in every adapter.
  */
 import type { InterpolationMode } from '../interpolation/pose-layout.ts';
 import { checkInterpolationMode, optionError } from '../options.ts';
@@ -132,4 +132,21 @@ export function setTeleported(
   rows[r + 4] = rotation.y;
   rows[r + 5] = rotation.z;
   rows[r + 6] = rotation.w;
+}
+
+/** `value` as a stream's seconds (`delay`, `maxExtrapolation`) from 0 to 1e9 (`undefined` passes); a `RangeError` naming `name` otherwise. */
+export function checkStreamSeconds(name: string, value: unknown): number | undefined {
+  if (value !== undefined && !(typeof value === 'number' && value >= 0 && value <= 1e9)) {
+    throw optionError(name, value, 'a number of seconds from 0 to 1e9');
+  }
+  return value;
+}
+
+/** `value` as a stream's render tick source (`PoseStreamOptions.clock`) (`undefined` passes); a `TypeError` for another kind. */
+export function checkRenderTickSource(value: unknown): { readonly renderTick: number } | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || !('renderTick' in value)) {
+    throw kindError('clock', value, 'an object with a renderTick (a TickClock)');
+  }
+  return value as { readonly renderTick: number };
 }
