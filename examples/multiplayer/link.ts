@@ -26,11 +26,14 @@ export interface LinkSettings {
 /** A direct link: no delay, no loss. */
 export const DIRECT: LinkSettings = { latencyMs: 0, jitterMs: 0, loss: 0 };
 
-/** One direction of a link: the arrival time of each message, in order. */
+/** One direction of a link: when each message arrives, and its delivery then, in order. */
 export class LinkDirection {
   settings: LinkSettings;
   readonly #random: () => number;
   #lastArrivalMs = Number.NEGATIVE_INFINITY;
+  /** Messages on their way, in the order sent (their arrival times never decrease). */
+  readonly #queue: { readonly at: number; readonly deliver: () => void }[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
   /** Messages delayed by a retransmission so far. */
   retransmissions = 0;
 
@@ -50,5 +53,43 @@ export class LinkDirection {
     at = Math.max(at, this.#lastArrivalMs, nowMs);
     this.#lastArrivalMs = at;
     return at;
+  }
+
+  /**
+   * Sends a message now: `deliver` runs when it arrives, after every message sent before it.
+   * One timer drains the queue in order — a timer per message could fire two messages due at
+   * the same moment in either order, and a byte stream must not be reordered.
+   */
+  send(deliver: () => void): void {
+    const now = performance.now();
+    const at = this.arrival(now);
+    if (at <= now && this.#queue.length === 0) {
+      deliver();
+      return;
+    }
+    this.#queue.push({ at, deliver });
+    if (this.#timer === undefined) this.#wake();
+  }
+
+  /** Drops what is on its way. */
+  close(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#queue.length = 0;
+  }
+
+  #wake(): void {
+    const head = this.#queue[0];
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        const now = performance.now();
+        let due = 0;
+        while (due < this.#queue.length && this.#queue[due].at <= now) due++;
+        for (const message of this.#queue.splice(0, Math.max(1, due))) message.deliver();
+        if (this.#queue.length > 0) this.#wake();
+      },
+      Math.max(0, head.at - performance.now()),
+    );
   }
 }

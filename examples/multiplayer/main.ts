@@ -213,24 +213,18 @@ function onState(state: ArenaView, sessionId: string): void {
   predicting = true;
 }
 
-/** Sends through the simulated link: the bytes leave now, arrive when the link says. */
+/** Sends through the simulated link: the bytes leave now, arrive when the link says, in order. */
 function throughLink(joined: Room<ArenaView>): void {
   const transport = (joined.connection as unknown as { transport: LinkedTransport }).transport;
   const send = transport.send.bind(transport);
-  transport.send = (data) => later(link.up, () => send(data));
+  transport.send = (data) => link.up.send(() => send(data));
   const ws = transport.ws;
   const receive = ws.onmessage;
-  ws.onmessage = (event) => later(link.down, () => receive?.call(ws, event));
+  ws.onmessage = (event) => link.down.send(() => receive?.call(ws, event));
 }
 interface LinkedTransport {
   send(data: unknown): void;
   ws: WebSocket;
-}
-function later(direction: LinkDirection, deliver: () => void): void {
-  const now = performance.now();
-  const at = direction.arrival(now);
-  if (at <= now) deliver();
-  else setTimeout(deliver, at - now);
 }
 
 async function connect(): Promise<void> {

@@ -39,17 +39,7 @@ export function startLossyProxy(
 ): Promise<LossyProxy> {
   const random = seeded(seed);
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
   const directions: LinkDirection[] = [];
-  /** Runs `deliver` when `direction` says a chunk sent now arrives. */
-  const forward = (direction: LinkDirection, deliver: () => void): void => {
-    const now = performance.now();
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      deliver();
-    }, direction.arrival(now) - now);
-    timers.add(timer);
-  };
   const server = createServer((client) => {
     const upstream = tcpConnect(targetPort, '127.0.0.1');
     const up = new LinkDirection(settings, random);
@@ -64,10 +54,10 @@ export function startLossyProxy(
         upstream.destroy();
       });
     }
-    client.on('data', (chunk) => forward(up, () => upstream.write(chunk)));
-    upstream.on('data', (chunk) => forward(down, () => client.write(chunk)));
-    client.on('end', () => forward(up, () => upstream.end()));
-    upstream.on('end', () => forward(down, () => client.end()));
+    client.on('data', (chunk) => up.send(() => upstream.write(chunk)));
+    upstream.on('data', (chunk) => down.send(() => client.write(chunk)));
+    client.on('end', () => up.send(() => upstream.end()));
+    upstream.on('end', () => down.send(() => client.end()));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -79,7 +69,7 @@ export function startLossyProxy(
         },
         close: () =>
           new Promise<void>((done) => {
-            for (const timer of timers) clearTimeout(timer);
+            for (const direction of directions) direction.close();
             for (const socket of sockets) socket.destroy();
             server.close(() => done());
           }),
