@@ -94,8 +94,8 @@ function playerMesh(color: string): Mesh {
 
 const params = new URLSearchParams(location.search);
 // A networked client must keep up with the server's time: a stall of up to a second is caught
-// up (steps run), not dropped as a single-player game would drop it.
-const loop = new ThreeFixedLoop({ tickRate: TICK_RATE, maxDeltaTime: 1 });
+// up (its steps run), not dropped or slowed down as a single-player game would.
+const loop = new ThreeFixedLoop({ tickRate: TICK_RATE, maxDeltaTime: 1, maxStepsPerFrame: 60 });
 const latch = new InputLatch(loop);
 const arrows = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
 latch.bindKeyboard(window, { preventDefault: arrows });
@@ -115,6 +115,9 @@ const clock = new TickClock({ tickRate: TICK_RATE });
 const meshes = new Map<string, Object3D>();
 const remotes = new RemoteEntities<Object3D>(loop.tracker, {
   clock,
+  // a second of snapshots: the render delay of a lossy link, and the frames that catch up
+  // after the tab stalled, still fall among them
+  history: 64,
   spawn: (id, row) => {
     const key = String(id);
     const mesh = key.startsWith('crate:')
@@ -327,7 +330,7 @@ function browserFrame(realMs: number): void {
       displayOrigin = realMs;
       displayIndex = 0;
     }
-    if (realMs - (displayOrigin + displayIndex * period) > 8 * period) {
+    if (realMs - (displayOrigin + displayIndex * period) > 250) {
       // a long stall: one frame covers it (the loop runs its steps), then the display goes on
       // from now — the game's time is not dropped
       displayFrame(realMs);

@@ -120,8 +120,11 @@ describe('the multiplayer example over a lossy link', () => {
     expect(Math.abs(run.ticks - 60 * run.elapsed)).toBeLessThanOrEqual(1);
     expect(proxy.retransmissions).toBeGreaterThan(0); // the loss was there
     for (const { other, errors: prediction } of results) {
-      // at 144 Hz for 20 s: thousands of frames, every one between snapshots a new pose
-      expect(other.interpolated).toBeGreaterThan(1000);
+      // at 144 Hz for 20 s: thousands of frames, most of them between snapshots (the others
+      // past the newest: extrapolated while a resent segment holds the stream up), and every
+      // one between snapshots a new pose
+      expect(other.frames).toBeGreaterThan(1000);
+      expect(other.interpolated).toBeGreaterThan(0.5 * other.frames);
       expect(other.repeated).toBe(0);
       expect(other.skipped).toBe(0);
       expect(other.snapFrames).toBeLessThanOrEqual(2); // the clock corrected a stall at once
