@@ -220,7 +220,11 @@ function onState(state: ArenaView, sessionId: string): void {
 function throughLink(joined: Room<ArenaView>): void {
   const transport = (joined.connection as unknown as { transport: LinkedTransport }).transport;
   const send = transport.send.bind(transport);
-  transport.send = (data) => link.up.send(() => send(data));
+  transport.send = (data) => {
+    // colyseus.js encodes every message into one buffer it reuses: copy the bytes before they wait
+    const bytes = data instanceof ArrayBuffer ? data.slice(0) : (data as Uint8Array).slice();
+    link.up.send(() => send(bytes));
+  };
   const ws = transport.ws;
   const receive = ws.onmessage;
   ws.onmessage = (event) => link.down.send(() => receive?.call(ws, event));
