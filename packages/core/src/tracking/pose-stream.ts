@@ -75,9 +75,9 @@ export type StreamDrawKind = 'empty' | 'before' | 'interpolated' | 'extrapolated
 export interface StreamDrawCounts {
   /** Between two snapshots. */
   interpolated: number;
-  /** Past the newest, along the last motion (at most `maxExtrapolation`). */
+  /** Past the newest, along the last motion (and held where `maxExtrapolation` ends it). */
   extrapolated: number;
-  /** Past the newest and held: no extrapolation asked, its limit reached, or one snapshot. */
+  /** Past the newest and held there: no extrapolation asked, or a single snapshot. */
   held: number;
   /** Before the oldest snapshot kept (the render tick fell out of `history`). */
   before: number;
