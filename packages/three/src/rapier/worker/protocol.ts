@@ -1,0 +1,48 @@
+/**
+ * The messages between `WorkerPhysics` (main thread) and `runPhysicsWorker` (the worker), in one
+ * place: both sides import these shapes, nothing else crosses the thread boundary.
+ *
+ * One channel carries every command, so the worker sees them in the order the main thread sent
+ * them: a teleport or a user message sent between the steps of ticks N and N + 1 is applied after
+ * tick N and before tick N + 1's step code (docs/rapier.md, "Physics in a worker").
+ */
+
+/** A tick's latched input, flattened: `kind, key, x, y` per event (kind: 0 press, 1 release, 2 move). */
+export type InputEvents = (number | string)[];
+
+/** Input event kinds as they travel. */
+export const INPUT_PRESS = 0;
+/** {@link INPUT_PRESS}'s release. */
+export const INPUT_RELEASE = 1;
+/** {@link INPUT_PRESS}'s pointer move. */
+export const INPUT_MOVE = 2;
+
+/** Main → worker. */
+export type ToWorker =
+  /** First message: how to publish poses. */
+  | { type: 'init'; shared: boolean; capacity: number }
+  /** Step the world once for `tick`, with that tick's input events (`null`: none). */
+  | { type: 'step'; tick: number; fixedDelta: number; input: InputEvents | null }
+  /** Move body `id` before the next step (rotation `null`: keep it). */
+  | { type: 'teleport'; id: number; position: number[]; rotation: number[] | null }
+  /** A user message for the worker's `onMessage`. */
+  | { type: 'message'; data: unknown }
+  /** Answer `synced` with `id` once every command before this one is done and published. */
+  | { type: 'sync'; id: number }
+  /** A frame packet read and handed back for reuse (message transport). */
+  | { type: 'recycle'; buffer: ArrayBuffer };
+
+/** Worker → main. */
+export type FromWorker =
+  /** Set-up done: the ring to read (`buffer`), or, over messages, frame packets to follow. */
+  | { type: 'ready'; buffer: ArrayBufferLike | null }
+  /** A bigger ring replaces the one before (more bodies than it had room for). */
+  | { type: 'ring'; buffer: ArrayBufferLike }
+  /** One tick's frame packet (message transport). */
+  | { type: 'frame'; buffer: ArrayBuffer }
+  /** The user's code threw (`tick`: the tick it was stepping, or the last one stepped). */
+  | { type: 'error'; tick: number; name: string; message: string; stack: string }
+  /** A user message for the main side's `onMessage`. */
+  | { type: 'message'; data: unknown }
+  /** The answer to `sync`: the newest tick published. */
+  | { type: 'synced'; id: number; tick: number };
