@@ -248,6 +248,8 @@ physicsSelect.addEventListener('change', () => {
   state.physicsRate = loop.tickRate;
 });
 const interpolationSelect = document.getElementById('interpolation') as HTMLSelectElement;
+// WorkerPhysics draws its bodies interpolated, its one mode
+interpolationSelect.disabled = modeName === 'worker';
 interpolationSelect.addEventListener('change', () => {
   mode.interpolation = interpolationSelect.value as InterpolationMode;
   state.interpolation = mode.interpolation;

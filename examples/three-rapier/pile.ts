@@ -24,7 +24,7 @@ const DETAILED_UP_TO = 1000;
 
 /** Where the simulation has a body, as each mode reads it (the world, or the published poses). */
 export interface BodyReadout {
-  /** Steps the positions and speeds reflect (the state after tick `steps - 1`'s step). */
+  /** Steps the positions and speeds reflect: the state after that many steps. */
   readonly steps: number;
   /** Body `id`'s position after the last step, into `target`. */
   position(id: number, target: Vector3): Vector3;

@@ -43,7 +43,7 @@ export async function startWorkerMode(setup: ModeSetup): Promise<Mode> {
   const speeds = new Float64Array(bodies);
   let published = 0;
   physics.onFrame((frame) => {
-    published = frame.tick + 1;
+    published = frame.tick;
     for (let k = 0; k < frame.count; k++) {
       const id = frame.ids[k];
       const row = k * ROW;
