@@ -59,6 +59,12 @@ export async function startMainThreadMode(setup: ModeSetup): Promise<Mode> {
         return loop.tick;
       },
       position: (id, target) => target.copy(list[id].translation()),
+      // the world holds its present state only
+      positionAt: (steps, id, target) => {
+        if (steps !== loop.tick) return false;
+        target.copy(list[id].translation());
+        return true;
+      },
       speed: (id) => at.copy(list[id].linvel()).length(),
     },
     counts: step.counts,

@@ -128,13 +128,22 @@ const state = expose({
   teleports: 0,
   /** Just before the last teleport: the largest distance of a drawn body from its start (m). */
   farthestBeforeTeleport: -1,
-  /** In the frame of the last teleport: the largest distance of a drawn body from its start. */
-  teleportOffset: -1,
-  /** Steps that frame ran from the teleport on (the teleport's own step included). */
-  stepsAfterTeleport: 0,
   /**
-   * In that frame: the most a drawn body lies beyond the farthest of its own simulated poses since
-   * the teleport (m; ≤ 0 when each is drawn between them, up to metres for a streak).
+   * Once the picture has passed the last teleport's step: the largest distance of a drawn body
+   * from its start (-1 until then).
+   */
+  teleportOffset: -1,
+  /**
+   * In the first frame drawn after the state before the teleport's step: steps the loop ran from
+   * the teleport on (its own step included), less the worker's one step of delay.
+   */
+  stepsAfterTeleport: 0,
+  /** Frames measured for the last teleport (those drawn between its step's two states and the one after). */
+  teleportFrames: 0,
+  /**
+   * Over those frames: how far the drawn pile is from a picture with no streak (m; ≤ 0 when
+   * every body is drawn between its own poses since the teleport, or held where it was before
+   * it; up to metres for a streak). See TeleportReach.
    */
   teleportExcess: Number.NaN,
   /**
@@ -153,7 +162,7 @@ const state = expose({
   renderMs: 0,
 });
 
-/** The tick whose step code teleported the pile, until the frame that draws it; else -1. */
+/** The tick whose step code teleported the pile, until its picture is measured; else -1. */
 let teleportTick = -1;
 const reach = new TeleportReach(pile, mode.readout);
 const repeats = new RepeatWatch(pile, mode.readout);
@@ -162,17 +171,40 @@ loop.onFixedUpdate(
     // the scene's step code (where the world runs) teleports the pile on this same tick
     if (input.pressed('KeyT')) {
       state.farthestBeforeTeleport = farthestFromStart(pile);
+      state.teleportExcess = -1;
+      state.teleportFrames = 0;
+      state.teleportOffset = -1;
       reach.reset();
       teleportTick = tick;
+      reach.keepBefore(tick); // on the main thread the world is in that state now
     }
   },
   // before the step code: on the main thread its teleport redraws the pile at once
   { priority: -1 },
 );
-loop.onPostRender(() => {
-  // What the steps from the teleport on reached, as the simulation has them for this frame.
-  if (teleportTick >= 0 && mode.readout.steps > teleportTick) reach.record();
-});
+
+/**
+ * After each frame from the teleport on: how far the picture is from a streak. Measured in each
+ * frame drawn after the state before the teleport's step, once that state and the one the frame
+ * is drawn towards have reached this side, until the picture has passed the teleport's step.
+ */
+function measureTeleport(): void {
+  const before = teleportTick; // the state before the teleport's step: after `tick` steps
+  const steps = mode.readout.steps;
+  if (!reach.keepBefore(before)) return;
+  if (steps > before) reach.record();
+  // where the picture is, in states: between tick - 1 and tick (RapierPhysics), a step later
+  // in a worker
+  const pictured = loop.tick - 1 - mode.drawLag + loop.alpha;
+  if (pictured <= before || steps < Math.ceil(pictured)) return;
+  const holding = pictured < before + 1;
+  state.teleportExcess = Math.max(state.teleportExcess, reach.excess(holding));
+  if (state.teleportFrames++ === 0) state.stepsAfterTeleport = loop.tick - mode.drawLag - before;
+  if (!holding) {
+    state.teleportOffset = farthestFromStart(pile);
+    teleportTick = -1;
+  }
+}
 
 let renderStart = 0;
 loop.onPreRender(
@@ -206,13 +238,7 @@ loop.onPostRender(() => {
   } else {
     repeats.reset();
   }
-  // the first frame drawn from the teleport's step on (a worker's picture is a step later)
-  if (teleportTick >= 0 && loop.tick - mode.drawLag > teleportTick) {
-    state.teleportOffset = farthestFromStart(pile);
-    state.teleportExcess = reach.excess();
-    state.stepsAfterTeleport = loop.tick - mode.drawLag - teleportTick;
-    teleportTick = -1;
-  }
+  if (teleportTick >= 0) measureTeleport();
 });
 
 // ---- UI ----------------------------------------------------------------------------------------

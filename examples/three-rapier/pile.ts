@@ -28,6 +28,11 @@ export interface BodyReadout {
   readonly steps: number;
   /** Body `id`'s position after the last step, into `target`. */
   position(id: number, target: Vector3): Vector3;
+  /**
+   * Body `id`'s position in the state after `steps` steps, into `target`, if this side still
+   * has it (the newest, or one of the few before it); false if not.
+   */
+  positionAt(steps: number, id: number, target: Vector3): boolean;
   /** Body `id`'s speed after the last step (m/s). */
   speed(id: number): number;
 }
@@ -113,27 +118,50 @@ export function movedCount(pile: readonly PileBody[], distance: number): number 
 }
 
 /**
- * How far each body of the pile got from its start in the steps after a teleport, to tell a
- * frame drawn between those steps (no streak) from one drawn on the way back from before it.
+ * Whether a teleport of the pile was drawn with a streak. A streak is a body drawn on its way
+ * back: neither near its start (within how far it got from there in the steps since the
+ * teleport) nor, while the picture is still before the teleport's step, where it was just
+ * before (RapierPhysics redraws a body at once on a teleport inside the step; WorkerPhysics,
+ * drawing a step later, holds the old pose until its picture reaches the teleport's tick). Both
+ * are streak-free; a pose lerped from the old place to the new is neither.
  */
 export class TeleportReach {
   readonly #pile: readonly PileBody[];
   readonly #readout: BodyReadout;
   readonly #reach: Float64Array;
+  readonly #before: Float64Array;
   readonly #at = new Vector3();
+  #hasBefore = false;
 
   constructor(pile: readonly PileBody[], readout: BodyReadout) {
     this.#pile = pile;
     this.#readout = readout;
     this.#reach = new Float64Array(pile.length);
+    this.#before = new Float64Array(pile.length * 3);
   }
 
-  /** The teleport put every body on its start: nothing reached yet. */
+  /** The teleport put every body on its start: nothing reached yet, the pose before unknown. */
   reset(): void {
     this.#reach.fill(0);
+    this.#hasBefore = false;
   }
 
-  /** After a world step: each body's simulated distance from its start extends its reach. */
+  /**
+   * Keeps each body's pose in the state after `steps` steps (the one before the teleport's
+   * step) once the readout has it; true when kept.
+   */
+  keepBefore(steps: number): boolean {
+    if (this.#hasBefore) return true;
+    const at = this.#at;
+    for (let i = 0; i < this.#pile.length; i++) {
+      if (!this.#readout.positionAt(steps, this.#pile[i].id, at)) return false;
+      at.toArray(this.#before, i * 3);
+    }
+    this.#hasBefore = true;
+    return true;
+  }
+
+  /** After a step from the teleport on: each body's distance from its start extends its reach. */
   record(): void {
     this.#pile.forEach(({ id, start }, i) => {
       this.#readout.position(id, this.#at);
@@ -142,14 +170,19 @@ export class TeleportReach {
   }
 
   /**
-   * The most any drawn body lies beyond the farthest of its own poses since the teleport (m).
-   * A pose lerped between two of those poses lies within that distance of the start (≤ 0 up to
-   * rounding); a streak, drawn from where the body was before, lies up to metres beyond it.
+   * The most any drawn body lies beyond the farthest of its own poses since the teleport (m) —
+   * or, with `holding` (the picture still before the teleport's step), the least of that and its
+   * distance from its pose before the teleport. ≤ 0 up to rounding for a picture with no streak;
+   * up to metres for a streak.
    */
-  excess(): number {
+  excess(holding: boolean): number {
     let excess = Number.NEGATIVE_INFINITY;
+    const before = this.#at;
     this.#pile.forEach((body, i) => {
-      excess = Math.max(excess, body.drawn(drawnAt).distanceTo(body.start) - this.#reach[i]);
+      const drawn = body.drawn(drawnAt);
+      let off = drawn.distanceTo(body.start) - this.#reach[i];
+      if (holding) off = Math.min(off, drawn.distanceTo(before.fromArray(this.#before, i * 3)));
+      excess = Math.max(excess, off);
     });
     return excess;
   }

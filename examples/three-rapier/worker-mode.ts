@@ -15,6 +15,8 @@ import { isWorkerReport } from './worker-report.ts';
 
 /** Floats of a body in a published frame: position, rotation, linear and angular velocity. */
 const ROW = 13;
+/** Published states kept for the page's measures: the newest and the three before it. */
+const KEPT = 4;
 
 /** Starts the worker, binds the meshes to its bodies' ids and resolves once it is ready. */
 export async function startWorkerMode(setup: ModeSetup): Promise<Mode> {
@@ -38,12 +40,18 @@ export async function startWorkerMode(setup: ModeSetup): Promise<Mode> {
   physics.bind(ballId + 1, capsule);
   const bodies = ballId + 2;
 
-  // The newest published pose of each body, by id: what the page measures the drawing against.
-  const positions = new Float64Array(bodies * 3);
+  // The last published positions of each body, by id (a ring of KEPT states), and its speed:
+  // what the page measures the drawing against.
+  const kept = Array.from({ length: KEPT }, () => ({
+    steps: -1,
+    positions: new Float64Array(bodies * 3),
+  }));
   const speeds = new Float64Array(bodies);
-  let published = 0;
+  let newest = kept[0];
   physics.onFrame((frame) => {
-    published = frame.tick;
+    newest = kept[frame.tick % KEPT];
+    newest.steps = frame.tick; // the state after that many steps
+    const positions = newest.positions;
     for (let k = 0; k < frame.count; k++) {
       const id = frame.ids[k];
       const row = k * ROW;
@@ -79,9 +87,15 @@ export async function startWorkerMode(setup: ModeSetup): Promise<Mode> {
     drawLag: 1,
     readout: {
       get steps() {
-        return published;
+        return Math.max(newest.steps, 0);
       },
-      position: (id, target) => target.fromArray(positions, id * 3),
+      position: (id, target) => target.fromArray(newest.positions, id * 3),
+      positionAt: (steps, id, target) => {
+        const state = kept[steps % KEPT];
+        if (state.steps !== steps) return false;
+        target.fromArray(state.positions, id * 3);
+        return true;
+      },
       speed: (id) => speeds[id],
     },
     get counts() {
@@ -90,7 +104,7 @@ export async function startWorkerMode(setup: ModeSetup): Promise<Mode> {
     get walker() {
       return walker;
     },
-    walkerPosition: (target) => target.fromArray(positions, (ballId + 1) * 3),
+    walkerPosition: (target) => target.fromArray(newest.positions, (ballId + 1) * 3),
     get hits() {
       return hits;
     },

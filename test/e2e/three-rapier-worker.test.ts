@@ -39,6 +39,7 @@ interface WorkerPageState {
   teleportOffset: number;
   farthestBeforeTeleport: number;
   stepsAfterTeleport: number;
+  teleportFrames: number;
   teleportExcess: number;
   repeats: { checked: number; repeated: number };
   hash: { tick: number; value: string } | null;
@@ -116,15 +117,20 @@ describe('three-rapier in a worker, cross-origin isolated', () => {
   });
 
   it('the teleport draws the whole pile back home with no streak', async () => {
-    // still at 144 Hz: one step at most per frame, so the teleport's frame is drawn between the
-    // teleport and the step after it
+    // still at 144 Hz: one step at most per frame, so frames are drawn between the state before
+    // the teleport's step and the one after it, where a streak would show
     await until(page, (s, m) => s.moved >= m, 5);
     await page.click('#teleport');
     await until(page, (s, n) => s.teleports === n && s.teleportOffset >= 0, 1);
     const s = await readState<WorkerPageState>(page);
     await page.selectOption('#display-rate', 'real');
     expect(s.farthestBeforeTeleport).toBeGreaterThan(1);
+    // measured from the first frame drawn after the state before the teleport's step (a step
+    // later than on the main thread: the worker's delay) until the picture has passed it
     expect(s.stepsAfterTeleport).toBe(1);
+    expect(s.teleportFrames).toBeGreaterThanOrEqual(2);
+    // each body drawn where it was just before the teleport, or between its poses since it —
+    // never on its way back from metres off
     expect(s.teleportExcess).toBeLessThanOrEqual(1e-4);
   });
 });

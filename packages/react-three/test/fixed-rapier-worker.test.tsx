@@ -16,9 +16,9 @@ import {
 import { advance, useThree } from '@react-three/fiber';
 import { StrictMode, useLayoutEffect, useRef } from 'react';
 import type { Mesh } from 'three';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exited, startWorker } from '../../three/test/support/start-worker.ts';
-import { failOnConsoleErrors, mount } from './r3f-harness.tsx';
+import { expectMountToThrow, failOnConsoleErrors, mount } from './r3f-harness.tsx';
 
 failOnConsoleErrors();
 
@@ -202,16 +202,11 @@ describe('<FixedRapierWorker> and useWorkerBody', () => {
   });
 
   it('throws a clear error outside <FixedRapierWorker>', async () => {
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
-    await expect(
-      mount(
-        <FixedTick>
-          <Orphan />
-        </FixedTick>,
-      ),
-    ).rejects.toThrow(
+    await expectMountToThrow(
+      <FixedTick>
+        <Orphan />
+      </FixedTick>,
       'fixedtick: useWorkerBody() must be called in a component below <FixedRapierWorker> (itself below <FixedTick>)',
     );
-    quiet.mockRestore();
   });
 });

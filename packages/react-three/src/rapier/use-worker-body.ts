@@ -1,6 +1,6 @@
-import { optionError } from '@fixedtick/three';
 import { type RefObject, useLayoutEffect } from 'react';
 import type { InstancedMesh, Object3D } from 'three';
+import { boundObject } from './bound-object.ts';
 import { useWorkerPhysicsIn } from './fixed-rapier-worker.tsx';
 
 /**
@@ -22,14 +22,7 @@ export function useWorkerBody(
   const physics = useWorkerPhysicsIn('useWorkerBody');
   useLayoutEffect(() => {
     if (physics === null) return;
-    const object = ref.current;
-    if (object?.isObject3D !== true) {
-      throw optionError(
-        'ref.current',
-        object,
-        'a three.js Object3D when the body is bound (the ref of a <mesh>, <group>, …)',
-      );
-    }
+    const object = boundObject(ref);
     if (index !== undefined && index >= 0) {
       // bind() tracks a whole object by itself; an instance is tracked here first
       physics.loop.trackInstance(object as InstancedMesh, index);
