@@ -2,39 +2,17 @@
  * WorkerPhysics with a real Rapier world in a real worker thread: bodies drawn through the
  * loop's PoseStream, a teleport, messages both ways, dispose.
  */
-import { Object3D } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkerPhysics } from '../src/entries/rapier.ts';
-import { ThreeFixedLoop } from '../src/index.ts';
-import { exited, startWorker } from './support/start-worker.ts';
+import { exited } from './support/start-worker.ts';
+import { DT, openSetUps, runTicks as run, setUpWorker } from './support/worker-setup.ts';
 
-const DT = 1 / 60;
-const open: WorkerPhysics[] = [];
 afterEach(() => {
-  for (const physics of open.splice(0)) physics.dispose();
+  for (const physics of openSetUps.splice(0)) physics.dispose();
 });
 
-/** A loop, a worker running the pile of `count` boxes, and WorkerPhysics between them. */
-async function setUp(count: number, transport: 'shared' | 'message' = 'shared') {
-  const loop = new ThreeFixedLoop({ tickRate: 60 });
-  const worker = startWorker('./scene-worker.ts', { count });
-  const physics = new WorkerPhysics(loop, worker, { transport });
-  open.push(physics);
-  const meshes = Array.from({ length: count }, () => new Object3D());
-  meshes.forEach((mesh, id) => {
-    physics.bind(id, mesh);
-  });
-  await physics.ready;
-  return { loop, worker, physics, meshes };
-}
-
-/** Runs `ticks` ticks, each followed by the worker's frame of it. */
-async function run(loop: ThreeFixedLoop, physics: WorkerPhysics, ticks: number): Promise<void> {
-  for (let i = 0; i < ticks; i++) {
-    loop.advance(DT);
-    await physics.synced();
-  }
-}
+/** The pile of `count` boxes in a worker, over `transport`. */
+const setUp = (count: number, transport: 'shared' | 'message' = 'shared') =>
+  setUpWorker(count, { transport });
 
 describe('WorkerPhysics', () => {
   for (const transport of ['shared', 'message'] as const) {
