@@ -128,4 +128,13 @@ describe('WorkerPhysics', () => {
     expect(Math.max(...heights.slice(3))).toBeGreaterThan(0.9);
     expect(heights.at(-1)).toBeCloseTo(0.5, 2);
   });
+
+  it('wakes a worker without Atomics.waitAsync with a message per step', async () => {
+    const { loop, physics, meshes } = await setUpWorker(1, {}, { noWaitAsync: true });
+    expect(physics.transport).toBe('shared');
+    await run(loop, physics, 20);
+    loop.advance(0);
+    expect(physics.newestTick).toBe(20);
+    expect(meshes[0].position.y).toBeLessThan(1);
+  });
 });

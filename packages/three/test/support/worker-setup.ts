@@ -28,7 +28,7 @@ export const openSetUps: WorkerPhysics[] = [];
 export async function setUpWorker(
   count: number,
   options: WorkerPhysicsOptions = {},
-  hooks: { throwAt?: number; exitAt?: number } = {},
+  hooks: { throwAt?: number; exitAt?: number; noWaitAsync?: boolean } = {},
   loop = new ThreeFixedLoop({ tickRate: 60 }),
 ): Promise<WorkerSetUp> {
   const worker = startWorker('./scene-worker.ts', { count, ...hooks });

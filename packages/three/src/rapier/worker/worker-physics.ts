@@ -12,6 +12,7 @@ import type { Unsubscribe } from '@fixedtick/core';
 import type { PoseFrame, PoseStream, QuaternionLike, Vector3Like } from '@fixedtick/core/tracking';
 import type { Object3D } from 'three';
 import type { ThreeFixedLoop } from '../../three-fixed-loop.ts';
+import { CommandSender } from './command-sender.ts';
 import { FrameIntake } from './frame-intake.ts';
 import { holdDrawnPose } from './hold-drawn-pose.ts';
 import {
@@ -21,13 +22,7 @@ import {
   type WebWorkerLike,
 } from './main-side-port.ts';
 import { PoseFeed } from './pose-feed.ts';
-import {
-  type FromWorker,
-  INPUT_MOVE,
-  INPUT_PRESS,
-  INPUT_RELEASE,
-  type InputEvents,
-} from './protocol.ts';
+import type { FromWorker } from './protocol.ts';
 import { FaultQueue, stepError, WorkerPhysicsError } from './worker-faults.ts';
 import {
   type CheckedWorkerOptions,
@@ -73,7 +68,7 @@ export class WorkerPhysics {
   #stoppedBy: WorkerPhysicsError | undefined;
   #settle: { resolve(): void; reject(error: unknown): void } | undefined;
   readonly #intake: FrameIntake<Object3D>;
-  #events: InputEvents | null = null;
+  readonly #commands: CommandSender;
   #status: WorkerStatus = 'starting';
   /** The tick of the frame the last step sent will publish (the loop's tick after it). */
   #sentTick = 0;
@@ -115,6 +110,7 @@ export class WorkerPhysics {
         ),
       exit: (code, cause) => this.#stopped(code, cause),
     });
+    this.#commands = new CommandSender(this.#port, this.transport === 'shared');
     this.ready = new Promise<void>((resolve, reject) => {
       this.#settle = { resolve, reject };
     });
@@ -132,20 +128,12 @@ export class WorkerPhysics {
       }),
     );
     const input = this.#options.input;
-    if (input !== undefined) {
-      this.#unsubscribe.push(
-        input.onInput((_tick, kind, key, x, y) => {
-          const code =
-            kind === 'press' ? INPUT_PRESS : kind === 'release' ? INPUT_RELEASE : INPUT_MOVE;
-          if (this.#events === null) this.#events = [];
-          this.#events.push(code, key, x, y);
-        }),
-      );
-    }
+    if (input !== undefined) this.#unsubscribe.push(input.onInput(this.#commands.collect));
     this.#port.post({
       type: 'init',
       shared: this.transport === 'shared',
       capacity: this.#options.capacity,
+      steps: this.#commands.stepBuffer,
     });
   }
 
@@ -203,7 +191,7 @@ export class WorkerPhysics {
         'fixedtick: option "position" (and "rotation") must hold finite numbers { x, y, z (, w) }',
       );
     }
-    this.#port.post({ type: 'teleport', id, position: p, rotation: r });
+    this.#commands.send({ type: 'teleport', id, position: p, rotation: r });
   }
 
   /**
@@ -212,7 +200,7 @@ export class WorkerPhysics {
    */
   post(data: unknown): void {
     this.#alive();
-    this.#port.post({ type: 'message', data });
+    this.#commands.send({ type: 'message', data });
   }
 
   /** Calls `listener` with each message the worker sends (`scope.post`). Returns the unsubscribe. */
@@ -241,7 +229,7 @@ export class WorkerPhysics {
     const id = this.#nextSync++;
     return new Promise<number>((resolve, reject) => {
       this.#syncs.set(id, { resolve, reject });
-      this.#port.post({ type: 'sync', id });
+      this.#commands.send({ type: 'sync', id });
     });
   }
 
@@ -265,6 +253,7 @@ export class WorkerPhysics {
     if (this.#options.delay === undefined) this.#stream.delay = 2 * fixedDelta;
     this.#intake.readRing();
     this.#caughtUp();
+    this.#commands.flush();
     this.#faults.throwNext();
   }
 
@@ -287,17 +276,16 @@ export class WorkerPhysics {
   }
 
   #step(tick: number, fixedDelta: number): void {
-    const events = this.#events;
-    this.#events = null;
     if (this.#status === 'stopped' || this.#status === 'disposed') return;
     this.#sentTick = tick + 1;
-    this.#port.post({ type: 'step', tick, fixedDelta, input: events });
+    this.#commands.step(tick, fixedDelta);
   }
 
   #receive(message: FromWorker): void {
     switch (message.type) {
       case 'ready':
         if (message.buffer !== null) this.#intake.attach(message.buffer);
+        this.#commands.wake = message.wake;
         this.#readyTick = this.#sentTick;
         if (this.#status === 'starting') this.#status = 'running';
         this.#settle?.resolve();
