@@ -2,39 +2,18 @@
  * WorkerPhysics with a real Rapier world in a real worker thread: bodies drawn through the
  * loop's PoseStream, a teleport, messages both ways, dispose.
  */
-import { Object3D } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkerPhysics } from '../src/entries/rapier.ts';
-import { ThreeFixedLoop } from '../src/index.ts';
-import { exited, startWorker } from './support/start-worker.ts';
+import { nodeDriver } from '../src/index.ts';
+import { exited } from './support/start-worker.ts';
+import { DT, openSetUps, runTicks as run, setUpWorker } from './support/worker-setup.ts';
 
-const DT = 1 / 60;
-const open: WorkerPhysics[] = [];
 afterEach(() => {
-  for (const physics of open.splice(0)) physics.dispose();
+  for (const physics of openSetUps.splice(0)) physics.dispose();
 });
 
-/** A loop, a worker running the pile of `count` boxes, and WorkerPhysics between them. */
-async function setUp(count: number, transport: 'shared' | 'message' = 'shared') {
-  const loop = new ThreeFixedLoop({ tickRate: 60 });
-  const worker = startWorker('./scene-worker.ts', { count });
-  const physics = new WorkerPhysics(loop, worker, { transport });
-  open.push(physics);
-  const meshes = Array.from({ length: count }, () => new Object3D());
-  meshes.forEach((mesh, id) => {
-    physics.bind(id, mesh);
-  });
-  await physics.ready;
-  return { loop, worker, physics, meshes };
-}
-
-/** Runs `ticks` ticks, each followed by the worker's frame of it. */
-async function run(loop: ThreeFixedLoop, physics: WorkerPhysics, ticks: number): Promise<void> {
-  for (let i = 0; i < ticks; i++) {
-    loop.advance(DT);
-    await physics.synced();
-  }
-}
+/** The pile of `count` boxes in a worker, over `transport`. */
+const setUp = (count: number, transport: 'shared' | 'message' = 'shared') =>
+  setUpWorker(count, { transport });
 
 describe('WorkerPhysics', () => {
   for (const transport of ['shared', 'message'] as const) {
@@ -112,5 +91,50 @@ describe('WorkerPhysics', () => {
     expect(meshes[0].position.y).toBe(drawn);
     expect(physics.stream.ids).toEqual([]);
     physics.dispose();
+  });
+
+  it('runs under the headless server tick (nodeDriver), on a clock the test moves', async () => {
+    const { loop, physics, meshes } = await setUp(3);
+    let nowMs = 0;
+    const timers = new Map<number, () => void>();
+    let nextTimer = 1;
+    const driver = nodeDriver({
+      now: () => nowMs,
+      spinMs: 0,
+      scheduler: {
+        setTimeout: (callback) => {
+          timers.set(nextTimer, callback);
+          return nextTimer++;
+        },
+        clearTimeout: (handle) => timers.delete(handle as number),
+      },
+    });
+    loop.start(driver);
+    const heights: number[] = [];
+    for (let wake = 0; wake < 60; wake++) {
+      nowMs += 1000 / 60;
+      const due = [...timers.values()];
+      timers.clear();
+      for (const callback of due) callback();
+      await physics.synced();
+      heights.push(meshes[0].position.y);
+    }
+    loop.stop();
+    // a wake the rounding of 1000 / 60 makes early is re-armed, not a tick: a few fewer ticks
+    expect(driver.stats.wakes).toBeGreaterThan(50);
+    expect(loop.tick).toBeGreaterThan(50);
+    expect(physics.newestTick).toBe(loop.tick);
+    // the box fell from y = 1 and rests on the floor (its half-height, 0.5)
+    expect(Math.max(...heights.slice(3))).toBeGreaterThan(0.9);
+    expect(heights.at(-1)).toBeCloseTo(0.5, 2);
+  });
+
+  it('wakes a worker without Atomics.waitAsync with a message per step', async () => {
+    const { loop, physics, meshes } = await setUpWorker(1, {}, { noWaitAsync: true });
+    expect(physics.transport).toBe('shared');
+    await run(loop, physics, 20);
+    loop.advance(0);
+    expect(physics.newestTick).toBe(20);
+    expect(meshes[0].position.y).toBeLessThan(1);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A physics worker module as a user writes one: worker-scene.ts's pile, published by index, with
  * test hooks chosen by `workerData` — `throwAt` (fixedUpdate throws at that tick), `exitAt`
- * (`process.exit(3)` at that tick) — and messages: `'echo'` (answered with the tick), `'block'`
+ * (`process.exit(3)` at that tick), `noWaitAsync` (no `Atomics.waitAsync`) — and messages: `'echo'` (answered with the tick), `'block'`
  * (waits on a shared flag until the test sets it: a hung worker, released by the test, no timer). Run by the worker tests under worker_threads.
  */
 import { workerData } from 'node:worker_threads';

@@ -17,25 +17,42 @@ export const INPUT_RELEASE = 1;
 /** {@link INPUT_PRESS}'s pointer move. */
 export const INPUT_MOVE = 2;
 
+/**
+ * A main → worker message that is ordered with the steps. Over the shared transport, where steps
+ * travel in shared memory (step-channel.ts), it carries `steps`: how many steps were written
+ * before it.
+ */
+export type OrderedToWorker =
+  /** Step the world once for `tick`, with that tick's input events (message transport). */
+  (
+    | { type: 'step'; tick: number; fixedDelta: number; input: InputEvents | null }
+    /** Tick `tick`'s input events, ahead of its step in shared memory (shared transport). */
+    | { type: 'input'; tick: number; input: InputEvents }
+    /** Move body `id` before the next step (rotation `null`: keep it). */
+    | { type: 'teleport'; id: number; position: number[]; rotation: number[] | null }
+    /** A user message for the worker's `onMessage`. */
+    | { type: 'message'; data: unknown }
+    /** Answer `synced` with `id` once every command before this one is done and published. */
+    | { type: 'sync'; id: number }
+  ) & { steps?: number };
+
 /** Main → worker. */
 export type ToWorker =
-  /** First message: how to publish poses. */
-  | { type: 'init'; shared: boolean; capacity: number }
-  /** Step the world once for `tick`, with that tick's input events (`null`: none). */
-  | { type: 'step'; tick: number; fixedDelta: number; input: InputEvents | null }
-  /** Move body `id` before the next step (rotation `null`: keep it). */
-  | { type: 'teleport'; id: number; position: number[]; rotation: number[] | null }
-  /** A user message for the worker's `onMessage`. */
-  | { type: 'message'; data: unknown }
-  /** Answer `synced` with `id` once every command before this one is done and published. */
-  | { type: 'sync'; id: number }
+  | OrderedToWorker
+  /** First message: how to publish poses, and the step channel (shared transport). */
+  | { type: 'init'; shared: boolean; capacity: number; steps: SharedArrayBuffer | null }
   /** A frame packet read and handed back for reuse (message transport). */
-  | { type: 'recycle'; buffer: ArrayBuffer };
+  | { type: 'recycle'; buffer: ArrayBuffer }
+  /** A step was written (to a worker without `Atomics.waitAsync`). */
+  | { type: 'wake' };
 
 /** Worker → main. */
 export type FromWorker =
-  /** Set-up done: the ring to read (`buffer`), or, over messages, frame packets to follow. */
-  | { type: 'ready'; buffer: ArrayBufferLike | null }
+  /**
+   * Set-up done: the ring to read (`buffer`), or, over messages, frame packets to follow;
+   * `wake`: the worker has no `Atomics.waitAsync` and needs a `wake` message after each step.
+   */
+  | { type: 'ready'; buffer: ArrayBufferLike | null; wake: boolean }
   /** A bigger ring replaces the one before (more bodies than it had room for). */
   | { type: 'ring'; buffer: ArrayBufferLike }
   /** One tick's frame packet (message transport). */

@@ -18,8 +18,9 @@
 import { PoseRing } from '@fixedtick/core/tracking';
 import type { RapierRigidBody } from '../rapier-types.ts';
 import { PacketWriter } from './frame-packets.ts';
-import type { FromWorker, InputEvents, ToWorker } from './protocol.ts';
+import type { FromWorker, InputEvents, OrderedToWorker, ToWorker } from './protocol.ts';
 import { type FrameTarget, PublishedBodies } from './published-bodies.ts';
+import { StepReader } from './step-channel.ts';
 import { WorkerInput } from './worker-input.ts';
 import {
   checkBodyId,
@@ -58,6 +59,13 @@ class PhysicsWorkerHost implements PhysicsWorkerScope {
   #ring: PoseRing | undefined;
   /** Messages that came before the set-up finished. */
   #queued: ToWorker[] | undefined = [];
+  /** Shared transport: the step channel, the messages waiting for their turn, their count. */
+  #steps: StepReader | undefined;
+  readonly #inbox: OrderedToWorker[] = [];
+  #received = 0;
+  #pumping = false;
+  /** Shared transport: input events by tick, until their step. */
+  readonly #inputs = new Map<number, InputEvents>();
   readonly #setup: PhysicsWorkerSetup;
   readonly #vector = { x: 0, y: 0, z: 0 };
   readonly #rotation = { x: 0, y: 0, z: 0, w: 1 };
@@ -67,7 +75,7 @@ class PhysicsWorkerHost implements PhysicsWorkerScope {
     this.#setup = setup;
     port.listen((message) => {
       if (this.#queued !== undefined && message.type !== 'init') this.#queued.push(message);
-      else this.#handle(message);
+      else this.#receive(message);
     });
   }
 
@@ -116,13 +124,69 @@ class PhysicsWorkerHost implements PhysicsWorkerScope {
     this.#port.postMessage(message, transfer);
   }
 
-  #handle(message: ToWorker): void {
+  /** Any message from the main thread, once the set-up is done. */
+  #receive(message: ToWorker): void {
     switch (message.type) {
       case 'init':
-        void this.#start(message.shared, message.capacity);
+        void this.#start(message.shared, message.capacity, message.steps);
         return;
+      case 'recycle':
+        this.#packets?.recycle(message.buffer);
+        return;
+      case 'wake':
+        this.#pump();
+        return;
+      default:
+        if (this.#steps === undefined) {
+          this.#apply(message);
+          return;
+        }
+        this.#received++;
+        this.#inbox.push(message);
+        this.#pump();
+    }
+  }
+
+  /**
+   * Shared transport: runs the written steps and the received messages in the order the main
+   * thread sent them (step-channel.ts), then sleeps until the next step is written.
+   */
+  #pump(): void {
+    const steps = this.#steps;
+    if (steps === undefined || this.#code === undefined) return;
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      for (;;) {
+        const head = this.#inbox[0];
+        if (head !== undefined && (head.steps ?? 0) <= steps.done) {
+          this.#inbox.shift();
+          this.#apply(head);
+          continue;
+        }
+        const step = steps.peek();
+        if (step === undefined || step.posted > this.#received) break;
+        const input = this.#inputs.get(step.tick) ?? null;
+        if (input !== null) this.#inputs.delete(step.tick);
+        this.#step(step.tick, step.fixedDelta, input);
+        steps.finish();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+    steps.sleep(this.#wake);
+  }
+
+  readonly #wake = (): void => this.#pump();
+
+  /** A message ordered with the steps, at its turn. */
+  #apply(message: OrderedToWorker): void {
+    switch (message.type) {
       case 'step':
         this.#step(message.tick, message.fixedDelta, message.input);
+        return;
+      case 'input':
+        this.#inputs.set(message.tick, message.input);
         return;
       case 'teleport': {
         const [x, y, z] = message.position;
@@ -142,13 +206,10 @@ class PhysicsWorkerHost implements PhysicsWorkerScope {
       case 'sync':
         this.#send({ type: 'synced', id: message.id, tick: this.tick });
         return;
-      case 'recycle':
-        this.#packets?.recycle(message.buffer);
-        return;
     }
   }
 
-  async #start(shared: boolean, capacity: number): Promise<void> {
+  async #start(shared: boolean, capacity: number, steps: SharedArrayBuffer | null): Promise<void> {
     try {
       this.#code = await this.#setup(this);
     } catch (error) {
@@ -156,20 +217,23 @@ class PhysicsWorkerHost implements PhysicsWorkerScope {
       return;
     }
     const room = Math.max(capacity, this.bodies.size, 1);
+    if (steps !== null) this.#steps = new StepReader(steps);
+    const wake = this.#steps !== undefined && !this.#steps.canSleep;
     if (shared) {
       this.#ring = PoseRing.create(room, { shared: true });
       this.#target = this.#ring;
-      this.#send({ type: 'ready', buffer: this.#ring.buffer });
+      this.#send({ type: 'ready', buffer: this.#ring.buffer, wake });
     } else {
       this.#packets = new PacketWriter(room, (buffer) =>
         this.#send({ type: 'frame', buffer }, [buffer]),
       );
       this.#target = this.#packets;
-      this.#send({ type: 'ready', buffer: null });
+      this.#send({ type: 'ready', buffer: null, wake });
     }
     const queued = this.#queued ?? [];
     this.#queued = undefined;
-    for (const message of queued) this.#handle(message);
+    for (const message of queued) this.#receive(message);
+    this.#pump();
   }
 
   #step(tick: number, fixedDelta: number, events: InputEvents | null): void {

@@ -9,16 +9,11 @@
  * the bound meshes and instances interpolated, `delay` behind the loop's present.
  */
 import type { Unsubscribe } from '@fixedtick/core';
-import {
-  type PoseFrame,
-  PoseRing,
-  type PoseStream,
-  type QuaternionLike,
-  type Vector3Like,
-} from '@fixedtick/core/tracking';
+import type { PoseFrame, PoseStream, QuaternionLike, Vector3Like } from '@fixedtick/core/tracking';
 import type { Object3D } from 'three';
 import type { ThreeFixedLoop } from '../../three-fixed-loop.ts';
-import { packetFrame } from './frame-packets.ts';
+import { CommandSender } from './command-sender.ts';
+import { FrameIntake } from './frame-intake.ts';
 import { holdDrawnPose } from './hold-drawn-pose.ts';
 import {
   connectWorker,
@@ -27,13 +22,7 @@ import {
   type WebWorkerLike,
 } from './main-side-port.ts';
 import { PoseFeed } from './pose-feed.ts';
-import {
-  type FromWorker,
-  INPUT_MOVE,
-  INPUT_PRESS,
-  INPUT_RELEASE,
-  type InputEvents,
-} from './protocol.ts';
+import type { FromWorker } from './protocol.ts';
 import { FaultQueue, stepError, WorkerPhysicsError } from './worker-faults.ts';
 import {
   type CheckedWorkerOptions,
@@ -74,19 +63,20 @@ export class WorkerPhysics {
   readonly #faults = new FaultQueue();
   readonly #unsubscribe: Unsubscribe[] = [];
   readonly #messageListeners = new Set<(data: unknown) => void>();
-  readonly #frameListeners = new Set<(frame: Readonly<PoseFrame>) => void>();
-  readonly #syncs = new Map<number, (tick: number) => void>();
+  readonly #syncs = new Map<number, { resolve(tick: number): void; reject(e: unknown): void }>();
+  /** The error the worker stopped with, once it has. */
+  #stoppedBy: WorkerPhysicsError | undefined;
   #settle: { resolve(): void; reject(error: unknown): void } | undefined;
-  #ring: PoseRing | undefined;
-  #frame: PoseFrame | undefined;
-  #sequence = 0;
-  #events: InputEvents | null = null;
+  readonly #intake: FrameIntake<Object3D>;
+  readonly #commands: CommandSender;
   #status: WorkerStatus = 'starting';
+  /** The tick of the frame the last step sent will publish (the loop's tick after it). */
   #sentTick = 0;
-  #publishedTick = 0;
   /** The tick sent last when the worker became ready (the hang limit counts from there). */
   #readyTick = 0;
   #nextSync = 1;
+  /** The newest tick taken when the worker was found hung. */
+  #hungAt = 0;
 
   /**
    * @param loop the `ThreeFixedLoop` whose fixed steps step the worker's world.
@@ -113,13 +103,14 @@ export class WorkerPhysics {
         this.#fault(
           new WorkerPhysicsError(
             'step',
-            this.#publishedTick,
+            this.#intake.newestTick,
             `fixedtick: the physics worker threw outside its step: ${error.message}`,
             { cause: error },
           ),
         ),
       exit: (code, cause) => this.#stopped(code, cause),
     });
+    this.#commands = new CommandSender(this.#port, this.transport === 'shared');
     this.ready = new Promise<void>((resolve, reject) => {
       this.#settle = { resolve, reject };
     });
@@ -127,29 +118,22 @@ export class WorkerPhysics {
     this.ready.catch(() => undefined);
     this.#stream = loop.tracker.stream({ delay: this.#options.delay ?? 2 * loop.fixedDelta });
     this.#feed = new PoseFeed(this.#stream);
+    this.#intake = new FrameIntake(this.#feed);
     this.#unsubscribe.push(
       loop.addAdapter({
         beginFrame: (frame) => this.#beginFrame(frame.fixedDelta),
         physicsStep: (fixedDelta, frame) => this.#step(frame.tick, fixedDelta),
-        interpolate: () => this.#faults.throwNext(),
+        interpolate: () => this.#checkHang(),
         detach: () => this.dispose(),
       }),
     );
     const input = this.#options.input;
-    if (input !== undefined) {
-      this.#unsubscribe.push(
-        input.onInput((_tick, kind, key, x, y) => {
-          const code =
-            kind === 'press' ? INPUT_PRESS : kind === 'release' ? INPUT_RELEASE : INPUT_MOVE;
-          if (this.#events === null) this.#events = [];
-          this.#events.push(code, key, x, y);
-        }),
-      );
-    }
+    if (input !== undefined) this.#unsubscribe.push(input.onInput(this.#commands.collect));
     this.#port.post({
       type: 'init',
       shared: this.transport === 'shared',
       capacity: this.#options.capacity,
+      steps: this.#commands.stepBuffer,
     });
   }
 
@@ -160,7 +144,7 @@ export class WorkerPhysics {
 
   /** The newest tick the worker published and this side has taken (0 before the first). */
   get newestTick(): number {
-    return this.#publishedTick;
+    return this.#intake.newestTick;
   }
 
   /** The stream the bodies are drawn through (its `delay`, `lateSnapshots`, bound `ids`). */
@@ -207,7 +191,7 @@ export class WorkerPhysics {
         'fixedtick: option "position" (and "rotation") must hold finite numbers { x, y, z (, w) }',
       );
     }
-    this.#port.post({ type: 'teleport', id, position: p, rotation: r });
+    this.#commands.send({ type: 'teleport', id, position: p, rotation: r });
   }
 
   /**
@@ -216,7 +200,7 @@ export class WorkerPhysics {
    */
   post(data: unknown): void {
     this.#alive();
-    this.#port.post({ type: 'message', data });
+    this.#commands.send({ type: 'message', data });
   }
 
   /** Calls `listener` with each message the worker sends (`scope.post`). Returns the unsubscribe. */
@@ -231,21 +215,21 @@ export class WorkerPhysics {
    * (position, rotation, linear and angular velocity). Valid during the call only.
    */
   onFrame(listener: (frame: Readonly<PoseFrame>) => void): Unsubscribe {
-    this.#frameListeners.add(listener);
-    return () => this.#frameListeners.delete(listener);
+    return this.#intake.onFrame(listener);
   }
 
   /**
    * Resolves, with the newest tick published, once the worker has done every command sent so
    * far (the steps included) and this side has taken their frames: for tests and servers that
-   * must see tick N before going on.
+   * must see tick N before going on. Rejects if the worker stops first.
    */
   synced(): Promise<number> {
     this.#alive();
+    if (this.#stoppedBy !== undefined) return Promise.reject(this.#stoppedBy);
     const id = this.#nextSync++;
-    return new Promise<number>((resolve) => {
-      this.#syncs.set(id, resolve);
-      this.#port.post({ type: 'sync', id });
+    return new Promise<number>((resolve, reject) => {
+      this.#syncs.set(id, { resolve, reject });
+      this.#commands.send({ type: 'sync', id });
     });
   }
 
@@ -267,17 +251,24 @@ export class WorkerPhysics {
 
   #beginFrame(fixedDelta: number): void {
     if (this.#options.delay === undefined) this.#stream.delay = 2 * fixedDelta;
-    this.#readRing();
-    if (
-      this.#status === 'running' &&
-      this.#sentTick - Math.max(this.#publishedTick, this.#readyTick) > this.#options.hangTicks
-    ) {
+    this.#intake.readRing();
+    this.#caughtUp();
+    this.#commands.flush();
+    this.#faults.throwNext();
+  }
+
+  /** After the frame's steps: a worker more than `hangTicks` behind them is hung (said once). */
+  #checkHang(): void {
+    const published = this.#intake.newestTick;
+    const behind = this.#sentTick - Math.max(published, this.#readyTick);
+    if (this.#status === 'running' && behind > this.#options.hangTicks) {
       this.#status = 'hung';
+      this.#hungAt = published;
       this.#fault(
         new WorkerPhysicsError(
           'hung',
-          this.#publishedTick,
-          `fixedtick: the physics worker has published nothing for ${this.#options.hangTicks} ticks (last: tick ${this.#publishedTick}, loop at tick ${this.#sentTick})`,
+          published,
+          `fixedtick: the physics worker is ${behind} ticks behind (hangTicks: ${this.#options.hangTicks}; last frame: tick ${published}, loop at tick ${this.#sentTick}); its bodies keep their last poses`,
         ),
       );
     }
@@ -285,32 +276,29 @@ export class WorkerPhysics {
   }
 
   #step(tick: number, fixedDelta: number): void {
-    const events = this.#events;
-    this.#events = null;
     if (this.#status === 'stopped' || this.#status === 'disposed') return;
-    this.#sentTick = tick;
-    this.#port.post({ type: 'step', tick, fixedDelta, input: events });
+    this.#sentTick = tick + 1;
+    this.#commands.step(tick, fixedDelta);
   }
 
   #receive(message: FromWorker): void {
     switch (message.type) {
       case 'ready':
-        this.#attach(message.buffer);
+        if (message.buffer !== null) this.#intake.attach(message.buffer);
+        this.#commands.wake = message.wake;
         this.#readyTick = this.#sentTick;
         if (this.#status === 'starting') this.#status = 'running';
         this.#settle?.resolve();
         this.#settle = undefined;
         return;
       case 'ring':
-        this.#readRing();
-        this.#attach(message.buffer);
+        this.#intake.attach(message.buffer);
         return;
-      case 'frame': {
-        const frame = packetFrame(message.buffer);
-        this.#take(frame);
+      case 'frame':
+        this.#intake.takePacket(message.buffer);
         this.#port.post({ type: 'recycle', buffer: message.buffer }, [message.buffer]);
+        this.#caughtUp();
         return;
-      }
       case 'error': {
         const error = stepError(message.tick, message.name, message.message, message.stack);
         if (this.#settle !== undefined) {
@@ -324,42 +312,12 @@ export class WorkerPhysics {
         for (const listener of this.#messageListeners) listener(message.data);
         return;
       case 'synced':
-        this.#readRing();
-        this.#syncs.get(message.id)?.(this.#publishedTick);
+        this.#intake.readRing();
+        this.#caughtUp();
+        this.#syncs.get(message.id)?.resolve(this.#intake.newestTick);
         this.#syncs.delete(message.id);
         return;
     }
-  }
-
-  /** Reads the ring `buffer` from now on (`null`: frames come as messages). */
-  #attach(buffer: ArrayBufferLike | null): void {
-    if (buffer === null) return;
-    const ring = new PoseRing(buffer);
-    this.#ring = ring;
-    this.#frame = PoseRing.frame(ring.capacity);
-    this.#sequence = 0;
-  }
-
-  /** Takes every frame published since the last read that the ring still holds, in order. */
-  #readRing(): void {
-    const ring = this.#ring;
-    const frame = this.#frame;
-    if (ring === undefined || frame === undefined) return;
-    const latest = ring.latest;
-    // the oldest frame the writer cannot be overwriting while it is read
-    const first = Math.max(this.#sequence + 1, latest - ring.frames + 2);
-    for (let sequence = first; sequence <= latest; sequence++) {
-      if (ring.read(sequence, frame)) this.#take(frame);
-    }
-    this.#sequence = latest;
-  }
-
-  #take(frame: PoseFrame): void {
-    if (frame.tick <= this.#publishedTick && this.#publishedTick !== 0) return;
-    this.#publishedTick = frame.tick;
-    if (this.#status === 'hung') this.#status = 'running';
-    this.#feed.push(frame);
-    for (const listener of this.#frameListeners) listener(frame);
   }
 
   #stopped(code: number, cause: Error | undefined): void {
@@ -367,13 +325,21 @@ export class WorkerPhysics {
     this.#status = 'stopped';
     const error = new WorkerPhysicsError(
       'stopped',
-      this.#publishedTick,
-      `fixedtick: the physics worker stopped (exit code ${code}) after tick ${this.#publishedTick}; its bodies keep their last poses`,
+      this.#intake.newestTick,
+      `fixedtick: the physics worker stopped (exit code ${code}) after tick ${this.#intake.newestTick}; its bodies keep their last poses`,
       { cause },
     );
+    this.#stoppedBy = error;
     this.#settle?.reject(error);
     this.#settle = undefined;
+    for (const sync of this.#syncs.values()) sync.reject(error);
+    this.#syncs.clear();
     this.#fault(error);
+  }
+
+  /** A hung worker that published a frame since is running again. */
+  #caughtUp(): void {
+    if (this.#status === 'hung' && this.#intake.newestTick > this.#hungAt) this.#status = 'running';
   }
 
   #fault(error: WorkerPhysicsError): void {
