@@ -24,12 +24,12 @@
  * @packageDocumentation
  */
 
+export type { TickInput, TickInputEvent } from '@fixedtick/core/net';
 export type { FromWorker, InputEvents, ToWorker } from '../../rapier/worker/protocol.ts';
 export {
   type RunPhysicsWorkerOptions,
   runPhysicsWorker,
 } from '../../rapier/worker/run-physics-worker.ts';
-export type { TickInput } from '../../rapier/worker/worker-input.ts';
 export type {
   PhysicsWorkerCode,
   PhysicsWorkerScope,

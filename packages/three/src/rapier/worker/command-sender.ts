@@ -6,13 +6,7 @@
  */
 import type { InputEventKind } from '@fixedtick/core/input';
 import type { MainPort } from './main-side-port.ts';
-import {
-  INPUT_MOVE,
-  INPUT_PRESS,
-  INPUT_RELEASE,
-  type InputEvents,
-  type OrderedToWorker,
-} from './protocol.ts';
+import type { InputEvents, OrderedToWorker } from './protocol.ts';
 import { StepWriter } from './step-channel.ts';
 
 /** Sends commands in order; see the module doc. @internal */
@@ -43,9 +37,8 @@ export class CommandSender {
     x: number,
     y: number,
   ): void => {
-    const code = kind === 'press' ? INPUT_PRESS : kind === 'release' ? INPUT_RELEASE : INPUT_MOVE;
     if (this.#events === null) this.#events = [];
-    this.#events.push(code, key, x, y);
+    this.#events.push(kind === 'move' ? [kind, x, y] : [kind, key]);
   };
 
   /** Sends the step of `tick`, with the events kept since the last one. */

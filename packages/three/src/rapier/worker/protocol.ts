@@ -2,20 +2,16 @@
  * The messages between `WorkerPhysics` (main thread) and `runPhysicsWorker` (the worker), in one
  * place: both sides import these shapes, nothing else crosses the thread boundary.
  *
- * One channel carries every command, so the worker sees them in the order the main thread sent
- * them: a teleport or a user message sent between the steps of ticks N and N + 1 is applied after
- * tick N and before tick N + 1's step code (docs/rapier.md, "Physics in a worker").
+ * The worker sees the commands in the order the main thread sent them — over one message channel,
+ * or, with steps in shared memory, by the counts each side carries (step-channel.ts): a teleport
+ * or a user message sent between the steps of ticks N and N + 1 is applied after tick N and before
+ * tick N + 1's step code (docs/rapier.md, "Physics in a worker").
  */
 
-/** A tick's latched input, flattened: `kind, key, x, y` per event (kind: 0 press, 1 release, 2 move). */
-export type InputEvents = (number | string)[];
+import type { TickInputEvent } from '@fixedtick/core/net';
 
-/** Input event kinds as they travel. */
-export const INPUT_PRESS = 0;
-/** {@link INPUT_PRESS}'s release. */
-export const INPUT_RELEASE = 1;
-/** {@link INPUT_PRESS}'s pointer move. */
-export const INPUT_MOVE = 2;
+/** The events the input latch delivered to one tick, in order (core/net's shape). */
+export type InputEvents = TickInputEvent[];
 
 /**
  * A main → worker message that is ordered with the steps. Over the shared transport, where steps

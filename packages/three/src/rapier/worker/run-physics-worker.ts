@@ -15,13 +15,13 @@
  * worker's stack) and the tick goes on: the world is still stepped and the poses published, as
  * the main-thread loop goes on after a throwing `fixedUpdate`.
  */
+import { TickInputState } from '@fixedtick/core/net';
 import { PoseRing } from '@fixedtick/core/tracking';
 import type { RapierRigidBody } from '../rapier-types.ts';
 import { PacketWriter } from './frame-packets.ts';
 import type { FromWorker, InputEvents, OrderedToWorker, ToWorker } from './protocol.ts';
 import { type FrameTarget, PublishedBodies } from './published-bodies.ts';
 import { StepReader } from './step-channel.ts';
-import { WorkerInput } from './worker-input.ts';
 import {
   checkBodyId,
   checkWorkerBody,
@@ -50,7 +50,7 @@ export interface RunPhysicsWorkerOptions {
 class PhysicsWorkerHost implements PhysicsWorkerScope {
   tick = 0;
   fixedDelta = 0;
-  readonly input = new WorkerInput();
+  readonly input = new TickInputState();
   readonly bodies = new PublishedBodies();
   readonly #port: ListeningPort;
   #code: PhysicsWorkerCode | undefined;
@@ -241,7 +241,9 @@ class PhysicsWorkerHost implements PhysicsWorkerScope {
     if (code === undefined) return;
     this.tick = tick;
     this.fixedDelta = fixedDelta;
-    this.input.advance(tick, events);
+    // the latch's rules, as core/net rebuilds a client's input on a server
+    this.input.beginTick();
+    if (events !== null) for (const event of events) this.input.apply(event);
     const world = code.world;
     world.timestep = fixedDelta;
     if (code.fixedUpdate !== undefined) this.#guard(() => code.fixedUpdate?.(this));

@@ -75,6 +75,8 @@ export class WorkerPhysics {
   /** The tick sent last when the worker became ready (the hang limit counts from there). */
   #readyTick = 0;
   #nextSync = 1;
+  /** The `fixedDelta` the stream's delay was set for. */
+  #delayFor = 0;
   /** The newest tick taken when the worker was found hung. */
   #hungAt = 0;
 
@@ -250,7 +252,12 @@ export class WorkerPhysics {
   }
 
   #beginFrame(fixedDelta: number): void {
-    if (this.#options.delay === undefined) this.#stream.delay = 2 * fixedDelta;
+    // the default delay follows the loop's step; set only when the step changes (a number
+    // written anew every frame would be boxed anew every frame)
+    if (fixedDelta !== this.#delayFor) {
+      this.#delayFor = fixedDelta;
+      this.#stream.delay = this.#options.delay ?? 2 * fixedDelta;
+    }
     this.#intake.readRing();
     this.#caughtUp();
     this.#commands.flush();

@@ -3,9 +3,10 @@
  * teleports, messages to the main thread, the tick and its input) and the fixed-step code it
  * returns.
  */
+
+import type { TickInput } from '@fixedtick/core/net';
 import { kindError } from '@fixedtick/core/tracking';
 import type { RapierEventQueue, RapierRigidBody, RapierWorld } from '../rapier-types.ts';
-import type { TickInput } from './worker-input.ts';
 
 /** A position as `teleport` takes it. */
 export interface WorkerVector {
