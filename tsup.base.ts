@@ -24,14 +24,20 @@ export function packageBuild(entry: Record<string, string>, external: string[] =
 
 /**
  * A package's entries, read from its folder (`configUrl` is its tsup config's `import.meta.url`):
- * `index` from `src/index.ts` and one per `src/entries/*.ts`, named after the file. For the
+ * `index` from `src/index.ts` and one per `src/entries/*.ts` and `src/entries/<folder>/*.ts`,
+ * named after the file (`rapier/worker`). For the
  * adapters that includes the core subpaths scripts/sync-subpaths.ts writes, so a new one is
  * built without a change here.
  */
 export function packageEntries(configUrl: string): Record<string, string> {
   const entries: Record<string, string> = { index: 'src/index.ts' };
-  for (const file of readdirSync(fileURLToPath(new URL('src/entries/', configUrl))).sort()) {
-    if (file.endsWith('.ts')) entries[file.slice(0, -3)] = `src/entries/${file}`;
+  const dir = fileURLToPath(new URL('src/entries/', configUrl));
+  // one level of folders: `src/entries/rapier/worker.ts` is the entry `rapier/worker`
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const name = file.replaceAll('\\', '/');
+    if (name.endsWith('.ts') && name.split('/').length <= 2) {
+      entries[name.slice(0, -3)] = `src/entries/${name}`;
+    }
   }
   return entries;
 }

@@ -12,7 +12,7 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  */
 export const aliases = [
   {
-    find: /^@fixedtick\/([a-z-]+)\/([a-z-]+)$/,
+    find: /^@fixedtick\/([a-z-]+)\/([a-z-]+(?:\/[a-z-]+)?)$/,
     replacement: src('./packages/$1/src/entries/$2.ts'),
   },
   { find: /^@fixedtick\/([a-z-]+)$/, replacement: src('./packages/$1/src/index.ts') },

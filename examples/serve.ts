@@ -2,7 +2,8 @@
  * A tiny static server for the built examples (examples/dist); the guides (docs/*.md, rendered
  * on request) at /guides/; each example's source as plain text at /source/<folder>/; and, at
  * /docs/, the generated documentation site with the API reference (docs-site/, made by
- * `npm run docs`) when it exists. Used by `npm start` and by the end-to-end tests.
+ * `npm run docs`) when it exists. Used by `npm start` and by the end-to-end tests. Every response
+ * carries the cross-origin isolation headers (cross-origin-isolation.ts) unless told otherwise.
  *
  * Run: `tsx examples/serve.ts [--port 4173]` (or PORT=…). Prints the address it listens on.
  */
@@ -12,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CROSS_ORIGIN_ISOLATION_HEADERS } from './cross-origin-isolation.ts';
 import { guidePage, guidesIndex } from './guides-page.ts';
 import { attachGameServer } from './multiplayer/server.ts';
 import { isSourceFolder, sourceListing } from './source-page.ts';
@@ -53,6 +55,12 @@ export interface ServeOptions {
   port?: number;
   /** @defaultValue '127.0.0.1' */
   host?: string;
+  /**
+   * Sends the COOP/COEP headers that make the pages cross-origin isolated (shared memory for
+   * physics in a worker); `false` serves them without, as a host that does not set them would.
+   * @defaultValue true
+   */
+  crossOriginIsolated?: boolean;
 }
 
 /** A running server: its base URL (ending in `/`) and how to stop it. */
@@ -117,8 +125,14 @@ export function serveExamples(options: ServeOptions = {}): Promise<RunningServer
   );
   const sourceRoot = resolve(options.sourceRoot ?? fileURLToPath(new URL('.', import.meta.url)));
   const host = options.host ?? '127.0.0.1';
+  const isolated = options.crossOriginIsolated ?? true;
 
   const server = createServer((req, res) => {
+    if (isolated) {
+      for (const [name, value] of Object.entries(CROSS_ORIGIN_ISOLATION_HEADERS)) {
+        res.setHeader(name, value);
+      }
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     let base = root;
     let path = url.pathname;

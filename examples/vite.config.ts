@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { aliases } from '../vitest.config.ts';
 import { examples } from './catalog.ts';
+import { CROSS_ORIGIN_ISOLATION_HEADERS } from './cross-origin-isolation.ts';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 const repo = (p: string): string => fileURLToPath(new URL(`../${p}`, import.meta.url));
@@ -60,7 +61,8 @@ function unbundledPages(): Plugin {
  * `@fixedtick/*` from source through the same aliases the tests use; only the import-map page
  * loads the built packages (`npm start` builds them first). `npm start` builds this and serves
  * it (examples/serve.ts); `npx vite -c examples/vite.config.ts` gives a dev server with hot
- * reload for the bundled pages.
+ * reload for the bundled pages. The dev and preview servers, like `npm start`, send the
+ * cross-origin isolation headers (docs/cross-origin-isolation.md).
  */
 export default defineConfig({
   root: here('.'),
@@ -68,6 +70,8 @@ export default defineConfig({
   publicDir: here('public'),
   resolve: { alias: aliases },
   plugins: [unbundledPages()],
+  server: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } },
+  preview: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } },
   // Havok loads its .wasm relative to its module; pre-bundling would move the module away.
   optimizeDeps: { exclude: ['@babylonjs/havok'] },
   build: {

@@ -54,6 +54,7 @@ const GUIDE_ORDER = [
   'input-and-determinism',
   'multiplayer',
   'timing-graph',
+  'cross-origin-isolation',
   'porting/unity',
   'porting/godot',
   'porting/roblox',

@@ -89,6 +89,22 @@ describe('TimingHistory', () => {
     expect([2, 1, 0].map((age) => history.anomalies[history.indexOf(age)])).toEqual([0, 1, 0]);
   });
 
+  it('keeps the main-thread time given for each frame, and its mean over each rate period', () => {
+    const loop = new FixedLoop({ tickRate: 60 });
+    const history = new TimingHistory(64);
+    // frames alternately 2 ms and 4 ms of main-thread work, 36 frames of 1/144 s = one period
+    let frame = 0;
+    loop.onPostRender(() => {
+      history.record(loop.lastFrame, 0, loop.timeScale, frame++ % 2 === 0 ? 2 : 4);
+    });
+    for (let i = 0; i < 36; i++) loop.advance(1 / 144);
+    expect([1, 0].map((age) => history.mainThreadMs[history.indexOf(age)])).toEqual([2, 4]);
+    expect(history.rates.mainThreadMs).toBe(3);
+    // not measured: 0, as before the option existed
+    history.record(loop.lastFrame, 0, loop.timeScale);
+    expect(history.mainThreadMs[history.indexOf(0)]).toBe(0);
+  });
+
   it.each([0, -3, 1.5, Number.NaN])('rejects frames = %s with a RangeError naming it', (bad) => {
     expect(() => new TimingHistory(bad)).toThrow(/option "frames".*got/);
   });

@@ -1,20 +1,21 @@
 /**
- * A Rapier pile on `RapierPhysics`: a wall of boxes, a heap of spheres, a projectile and a
- * capsule walked by Rapier's character controller. The loop steps Rapier once per fixed step
- * with exactly `fixedDelta` and draws every body interpolated; the shot and teleport keys are
- * read through an `InputLatch` inside `fixedUpdate`, so a press is seen by exactly one tick at
- * any frame rate. Rapier's WASM comes inlined in `@dimforge/rapier3d-compat`: no file to serve.
+ * A Rapier pile: a wall of boxes, a heap of spheres (288 bodies, or up to 10 000 with the
+ * slider), a projectile and a capsule walked by Rapier's character controller. The world runs on
+ * the main thread (`RapierPhysics`) or in a worker (`WorkerPhysics`, worker.ts): the same scene
+ * code (scene.ts, scene-step.ts) builds and steps it in both, and the loop draws every body
+ * interpolated either way. The shot and teleport keys are read through an `InputLatch` inside
+ * the fixed step, so a press is seen by exactly one tick at any frame rate. Rapier's WASM comes
+ * inlined in `@dimforge/rapier3d-compat`: no file to serve.
+ *
+ * The page's settings are in its address: `?mode=worker&bodies=5000` (the controls reload it).
  */
-import RAPIER from '@dimforge/rapier3d-compat';
 import { InputLatch, type InterpolationMode, ThreeFixedLoop } from '@fixedtick/three';
 import { createTimingGraph } from '@fixedtick/three/debug';
-import { RapierPhysics } from '@fixedtick/three/rapier';
 import {
   Color,
   DirectionalLight,
   HemisphereLight,
   PerspectiveCamera,
-  Quaternion,
   Scene,
   Vector3,
   WebGLRenderer,
@@ -22,27 +23,32 @@ import {
 import { holdButtons, keysAfterControls } from '../shared/controls.ts';
 import { expose } from '../shared/expose.ts';
 import { type DisplayRate, SimulatedDisplay } from '../shared/simulated-display.ts';
-import { addCharacter } from './character.ts';
+import { addCharacterView } from './character.ts';
+import { startMainThreadMode } from './main-thread-mode.ts';
+import type { ModeName } from './mode.ts';
 import {
-  addGround,
-  buildPile,
+  addGroundMesh,
+  buildPileMeshes,
   farthestFromStart,
   movedCount,
   projectileMesh,
   RepeatWatch,
   TeleportReach,
-  teleportPile,
 } from './pile.ts';
+import { groundHalf, PILE_DEFAULT, pileCount, pileLayout } from './scene.ts';
+import { startWorkerMode } from './worker-mode.ts';
 
-const SHOT_SPEED = 24;
-/** Where the projectile waits before the first shot and after a teleport: below the ground. */
-const PARKED = new Vector3(0, -10, 0);
-/** Where the shot aims: the middle of the wall of boxes. */
-const WALL_CENTRE = new Vector3(0, 1.2, 0.5);
 /** A body counts as moved once it is this far (m) from where the pile put it. */
 const MOVED = 0.25;
+/** The pile sizes the slider offers. */
+const SIZES = [288, 500, 1000, 2000, 5000, 10_000];
+/** The tick whose state is hashed: 5 s of 60 Hz steps. */
+const HASH_TICK = 300;
 
-await RAPIER.init();
+const params = new URLSearchParams(location.search);
+const modeName: ModeName = params.get('mode') === 'worker' ? 'worker' : 'main';
+const count = pileCount(Number(params.get('bodies') ?? PILE_DEFAULT));
+const hashTick = Number(params.get('hashTick') ?? HASH_TICK);
 
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const stage = document.getElementById('stage') as HTMLDivElement;
@@ -56,10 +62,7 @@ sun.position.set(6, 12, 8);
 scene.add(sun);
 const camera = new PerspectiveCamera(55, 1, 0.1, 200);
 
-const world = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
-const events = new RAPIER.EventQueue(true);
 const loop = new ThreeFixedLoop({ renderer, scene, camera, tickRate: 60 });
-const physics = new RapierPhysics(loop, world, { events });
 const input = new InputLatch(loop);
 input.bindKeyboard(window, {
   preventDefault: ['KeyF', 'KeyT', 'Space', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'],
@@ -70,35 +73,42 @@ createTimingGraph(loop, {
   position: 'bottom-left',
   toggleKey: 'g',
   help: '/guides/timing-graph.md',
+  // the cyan mark: main-thread time per frame, what the worker mode takes off the main thread
+  mainThread: true,
 });
 
-addGround(RAPIER, world, scene);
-const pile = buildPile(RAPIER, world, scene, physics);
-const walker = addCharacter(RAPIER, world, scene, loop, physics, input, camera);
-
-// The projectile waits, disabled, until the first shot.
+const layout = pileLayout(count);
+addGroundMesh(scene, groundHalf(count));
+const pileMeshes = buildPileMeshes(scene, layout);
+const pile = pileMeshes.bodies;
 const ball = projectileMesh();
 scene.add(ball);
-const ballBody = world.createRigidBody(
-  RAPIER.RigidBodyDesc.dynamic()
-    .setTranslation(PARKED.x, PARKED.y, PARKED.z)
-    .setCcdEnabled(true)
-    .setEnabled(false),
-);
-world.createCollider(
-  RAPIER.ColliderDesc.ball(0.35)
-    .setDensity(12)
-    .setActiveEvents(RAPIER.ActiveEvents.COLLISION_EVENTS),
-  ballBody,
-);
-physics.add(ball, ballBody);
+/** The walker's status as the mode last reported it (copied each frame, below). */
+const walker = { walked: 0, grounded: false, manual: false };
+const view = addCharacterView(scene, loop, camera, walker, (target) => mode.walkerPosition(target));
+const start = modeName === 'worker' ? startWorkerMode : startMainThreadMode;
+const mode = await start({
+  loop,
+  input,
+  pile: pileMeshes,
+  ball,
+  capsule: view.mesh,
+  count,
+  hashTick,
+});
 
 const state = expose({
   example: 'three-rapier',
   ready: false,
+  /** Where the world runs: 'main' (RapierPhysics) or 'worker' (WorkerPhysics). */
+  mode: modeName,
+  /** How poses reach the meshes: 'none' (main thread), 'shared' or 'message' (worker). */
+  transport: mode.transport,
+  /** `self.crossOriginIsolated`: whether the page may share memory with a worker. */
+  crossOriginIsolated: globalThis.crossOriginIsolated === true,
   frames: 0,
   ticks: 0,
-  /** World steps RapierPhysics ran (one per tick). */
+  /** World steps run (one per tick). */
   steps: 0,
   physicsRate: 60,
   fixedDelta: loop.fixedDelta,
@@ -113,18 +123,27 @@ const state = expose({
   /** Pile bodies farther than 0.25 m from their start. */
   moved: 0,
   shots: 0,
-  /** Collisions of the projectile (onCollision, started). */
+  /** Collisions of the projectile (started). */
   hits: 0,
   teleports: 0,
   /** Just before the last teleport: the largest distance of a drawn body from its start (m). */
   farthestBeforeTeleport: -1,
-  /** In the frame of the last teleport: the largest distance of a drawn body from its start. */
-  teleportOffset: -1,
-  /** Steps that frame ran from the teleport on (the teleport's own step included). */
-  stepsAfterTeleport: 0,
   /**
-   * In that frame: the most a drawn body lies beyond the farthest of its own simulated poses since
-   * the teleport (m; ≤ 0 when each is drawn between them, up to metres for a streak).
+   * Once the picture has passed the last teleport's step: the largest distance of a drawn body
+   * from its start (-1 until then).
+   */
+  teleportOffset: -1,
+  /**
+   * In the first frame drawn after the state before the teleport's step: steps the loop ran from
+   * the teleport on (its own step included), less the worker's one step of delay.
+   */
+  stepsAfterTeleport: 0,
+  /** Frames measured for the last teleport (those drawn between its step's two states and the one after). */
+  teleportFrames: 0,
+  /**
+   * Over those frames: how far the drawn pile is from a picture with no streak (m; ≤ 0 when
+   * every body is drawn between its own poses since the teleport, or held where it was before
+   * it; up to metres for a streak). See TeleportReach.
    */
   teleportExcess: Number.NaN,
   /**
@@ -132,54 +151,60 @@ const state = expose({
    * (`checked`), and how many were drawn where the frame before drew them (`repeated`).
    */
   repeats: { checked: 0, repeated: 0 },
-  /** Pile bodies drawn as instances of one InstancedMesh (`physics.addInstance`). */
-  instances: pile.filter((b) => physics.instanceOf(b.body) !== undefined).length,
-  character: walker.state,
-  /** Smoothed cost of one loop frame and of its render, ms. */
+  /** Pile bodies drawn as instances of one InstancedMesh. */
+  instances: pileMeshes.sphereIds.length,
+  character: view.state,
+  /** The hash of every body's state after the step of `hashTick` (null until then). */
+  hash: null as { tick: number; value: string } | null,
+  hashTick,
+  /** Smoothed main-thread cost of one loop frame and of its render, ms. */
   frameMs: 0,
   renderMs: 0,
 });
 
-const aim = new Vector3();
-const muzzle = new Vector3();
-const spin = new Quaternion();
-/** The tick whose `fixedUpdate` teleported the pile, until its frame is drawn; else -1. */
+/** The tick whose step code teleported the pile, until its picture is measured; else -1. */
 let teleportTick = -1;
-const reach = new TeleportReach(pile);
-const repeats = new RepeatWatch(pile);
-// the world has stepped by postSimulation: what the steps after a teleport reached
-loop.onPostSimulation(() => {
-  if (teleportTick >= 0) reach.record();
-});
+const reach = new TeleportReach(pile, mode.readout);
+const repeats = new RepeatWatch(pile, mode.readout);
+loop.onFixedUpdate(
+  (_, tick) => {
+    // the scene's step code (where the world runs) teleports the pile on this same tick
+    if (input.pressed('KeyT')) {
+      state.farthestBeforeTeleport = farthestFromStart(pile);
+      state.teleportExcess = -1;
+      state.teleportFrames = 0;
+      state.teleportOffset = -1;
+      reach.reset();
+      teleportTick = tick;
+      reach.keepBefore(tick); // on the main thread the world is in that state now
+    }
+  },
+  // before the step code: on the main thread its teleport redraws the pile at once
+  { priority: -1 },
+);
 
-loop.onFixedUpdate(() => {
-  if (input.pressed('KeyF')) {
-    // from the capsule's chest at the middle of the wall
-    walker.body.translation(muzzle);
-    muzzle.y += 0.5;
-    aim.copy(WALL_CENTRE).sub(muzzle).normalize();
-    muzzle.addScaledVector(aim, 0.9);
-    ballBody.setEnabled(true);
-    physics.teleport(ball, muzzle, spin);
-    ballBody.setLinvel(aim.multiplyScalar(SHOT_SPEED), true);
-    ballBody.setAngvel({ x: 0, y: 0, z: 0 }, true);
-    state.shots++;
+/**
+ * After each frame from the teleport on: how far the picture is from a streak. Measured in each
+ * frame drawn after the state before the teleport's step, once that state and the one the frame
+ * is drawn towards have reached this side, until the picture has passed the teleport's step.
+ */
+function measureTeleport(): void {
+  const before = teleportTick; // the state before the teleport's step: after `tick` steps
+  const steps = mode.readout.steps;
+  if (!reach.keepBefore(before)) return;
+  if (steps > before) reach.record();
+  // where the picture is, in states: between tick - 1 and tick (RapierPhysics), a step later
+  // in a worker
+  const pictured = loop.tick - 1 - mode.drawLag + loop.alpha;
+  if (pictured <= before || steps < Math.ceil(pictured)) return;
+  const holding = pictured < before + 1;
+  state.teleportExcess = Math.max(state.teleportExcess, reach.excess(holding));
+  if (state.teleportFrames++ === 0) state.stepsAfterTeleport = loop.tick - mode.drawLag - before;
+  if (!holding) {
+    state.teleportOffset = farthestFromStart(pile);
+    teleportTick = -1;
   }
-  if (input.pressed('KeyT')) {
-    // the projectile leaves too: it waits, disabled, below the ground
-    physics.teleport(ball, PARKED, spin);
-    ballBody.setEnabled(false);
-    state.farthestBeforeTeleport = farthestFromStart(pile);
-    teleportPile(pile, physics);
-    reach.reset();
-    state.teleports++;
-    teleportTick = loop.tick;
-  }
-});
-
-physics.onCollision((event) => {
-  if (event.started && (event.object1 === ball || event.object2 === ball)) state.hits++;
-});
+}
 
 let renderStart = 0;
 loop.onPreRender(
@@ -192,12 +217,19 @@ loop.onPostRender(() => {
   state.renderMs += (performance.now() - renderStart - state.renderMs) * 0.1;
   state.frames++;
   state.ticks = loop.tick;
-  state.steps = physics.steps;
+  state.steps = mode.steps;
   state.fixedDelta = loop.fixedDelta;
-  state.timestep = world.timestep;
-  state.bound = physics.size;
-  state.sleeping = physics.sleepingCount;
-  state.resting = physics.restingCount;
+  state.timestep = mode.timestep;
+  state.bound = mode.bound;
+  state.sleeping = mode.sleeping;
+  state.resting = mode.resting;
+  state.shots = mode.counts.shots;
+  state.teleports = mode.counts.teleports;
+  state.hits = mode.hits;
+  state.hash = mode.hash;
+  walker.walked = mode.walker.walked;
+  walker.grounded = mode.walker.grounded;
+  walker.manual = mode.walker.manual;
   state.moved = movedCount(pile, MOVED);
   if (typeof display.rate === 'number' && display.rate > loop.tickRate) {
     repeats.record();
@@ -206,25 +238,47 @@ loop.onPostRender(() => {
   } else {
     repeats.reset();
   }
-  if (teleportTick >= 0) {
-    state.teleportOffset = farthestFromStart(pile);
-    state.teleportExcess = reach.excess();
-    state.stepsAfterTeleport = loop.tick - teleportTick;
-    teleportTick = -1;
-  }
+  if (teleportTick >= 0) measureTeleport();
 });
 
 // ---- UI ----------------------------------------------------------------------------------------
 
+/** Reloads the page with `key` set to `value` (the world is built once, at load). */
+function reloadWith(key: string, value: string): void {
+  const next = new URLSearchParams(location.search);
+  next.set(key, value);
+  location.search = next.toString();
+}
+
+const modeSelect = document.getElementById('mode') as HTMLSelectElement;
+modeSelect.value = modeName;
+modeSelect.addEventListener('change', () => reloadWith('mode', modeSelect.value));
+const bodiesSlider = document.getElementById('bodies') as HTMLInputElement;
+const bodiesOutput = document.getElementById('bodies-count') as HTMLOutputElement;
+const nearest = SIZES.reduce(
+  (best, size, i) => (Math.abs(size - count) < Math.abs(SIZES[best] - count) ? i : best),
+  0,
+);
+bodiesSlider.max = String(SIZES.length - 1);
+bodiesSlider.value = String(nearest);
+bodiesOutput.textContent = count.toLocaleString('en');
+bodiesSlider.addEventListener('input', () => {
+  bodiesOutput.textContent = SIZES[Number(bodiesSlider.value)].toLocaleString('en');
+});
+bodiesSlider.addEventListener('change', () =>
+  reloadWith('bodies', String(SIZES[Number(bodiesSlider.value)])),
+);
 const physicsSelect = document.getElementById('physics-rate') as HTMLSelectElement;
 physicsSelect.addEventListener('change', () => {
   loop.tickRate = Number(physicsSelect.value);
   state.physicsRate = loop.tickRate;
 });
-const modeSelect = document.getElementById('interpolation') as HTMLSelectElement;
-modeSelect.addEventListener('change', () => {
-  physics.defaultInterpolation = modeSelect.value as InterpolationMode;
-  state.interpolation = physics.defaultInterpolation;
+const interpolationSelect = document.getElementById('interpolation') as HTMLSelectElement;
+// WorkerPhysics draws its bodies interpolated, its one mode
+interpolationSelect.disabled = modeName === 'worker';
+interpolationSelect.addEventListener('change', () => {
+  mode.interpolation = interpolationSelect.value as InterpolationMode;
+  state.interpolation = mode.interpolation;
 });
 const displaySelect = document.getElementById('display-rate') as HTMLSelectElement;
 displaySelect.addEventListener('change', () => {
@@ -247,6 +301,11 @@ holdButtons(
 );
 keysAfterControls();
 
+const modeNote = document.getElementById('mode-note') as HTMLParagraphElement;
+modeNote.textContent =
+  modeName === 'main'
+    ? 'World on the main thread: RapierPhysics steps it between the frame’s fixedUpdate and postSimulation.'
+    : `World in a worker: WorkerPhysics sends each tick to worker.ts and draws the poses it publishes (transport: ${mode.transport === 'shared' ? 'shared memory' : 'postMessage, the page is not cross-origin isolated'}).`;
 const displayNote = document.getElementById('display-note') as HTMLParagraphElement;
 const statsLine = document.getElementById('stats') as HTMLParagraphElement;
 
@@ -265,6 +324,7 @@ function fitToStage(): void {
   camera.updateProjectionMatrix();
 }
 
+const simulatedAt = new Vector3();
 function browserFrame(realMs: number): void {
   requestAnimationFrame(browserFrame);
   fitToStage();
@@ -279,7 +339,8 @@ function browserFrame(realMs: number): void {
     rate === 'real'
       ? 'Display: the browser’s own frames and timestamps (requestAnimationFrame).'
       : `Simulated ${rate} fps display: each frame the browser draws feeds loop.frame() a timestamp exactly 1/${rate} s after the last. Game speed here: ${display.speed.toFixed(2)}× real time.`;
-  statsLine.textContent = `frames ${state.frames} · ticks ${loop.tick} · physics ${loop.tickRate} Hz · ${physics.size} bodies bound · ${state.sleeping} asleep · ${state.moved} moved · shots ${state.shots} (hits ${state.hits}) · frame ${state.frameMs.toFixed(1)} ms (render ${state.renderMs.toFixed(1)} ms)`;
+  mode.walkerPosition(simulatedAt);
+  statsLine.textContent = `${modeName === 'main' ? 'main thread' : `worker (${mode.transport})`} · main-thread frame ${state.frameMs.toFixed(1)} ms (render ${state.renderMs.toFixed(1)} ms) · frames ${state.frames} · ticks ${loop.tick} · physics ${loop.tickRate} Hz · ${mode.bound} bodies bound · ${state.sleeping} asleep · ${state.moved} moved · shots ${state.shots} (hits ${state.hits})`;
   state.ready = true;
 }
 requestAnimationFrame(browserFrame);

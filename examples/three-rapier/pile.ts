@@ -1,11 +1,11 @@
 /**
- * The pile of examples/three-rapier: a ground, a wall of boxes, each a Rapier body with its own
- * three.js mesh bound with `physics.add`, and a heap of spheres dropped beside it, drawn as one
- * `InstancedMesh` whose instances are bound to their bodies with `physics.addInstance` (three.js's
- * `physics_rapier_instancing` example).
+ * The pile of examples/three-rapier as three.js draws it: the ground, a mesh per box of the wall
+ * and one `InstancedMesh` for the heap of spheres (an instance per body, three.js's
+ * `physics_rapier_instancing` example), laid out by scene.ts — and what the page measures on
+ * them: how far bodies moved, whether a teleport streaked, whether a moving body was drawn twice
+ * in one place. The meshes are bound to their bodies by the mode that steps them (RapierPhysics
+ * on the main thread, WorkerPhysics in a worker).
  */
-import type RAPIER from '@dimforge/rapier3d-compat';
-import type { RapierPhysics } from '@fixedtick/three/rapier';
 import {
   BoxGeometry,
   Color,
@@ -13,135 +13,99 @@ import {
   Matrix4,
   Mesh,
   MeshLambertMaterial,
-  Quaternion,
   type Scene,
   SphereGeometry,
   Vector3,
 } from 'three';
+import { BOX, type PileSpot, PROJECTILE_RADIUS, RADIUS } from './scene.ts';
 
-/** Edge of a box, m. */
-const BOX = 0.5;
-/** Radius of a sphere, m. */
-const RADIUS = 0.26;
-const WALL = { wide: 8, high: 6, deep: 3 };
-const HEAP = { wide: 6, deep: 6, layers: 4 };
+/** Above this many bodies the spheres get fewer triangles (the heap is drawn from afar). */
+const DETAILED_UP_TO = 1000;
 
-/** One body of the pile and where the teleport puts it back. */
+/** Where the simulation has a body, as each mode reads it (the world, or the published poses). */
+export interface BodyReadout {
+  /** Steps the positions and speeds reflect: the state after that many steps. */
+  readonly steps: number;
+  /** Body `id`'s position after the last step, into `target`. */
+  position(id: number, target: Vector3): Vector3;
+  /**
+   * Body `id`'s position in the state after `steps` steps, into `target`, if this side still
+   * has it (the newest, or one of the few before it); false if not.
+   */
+  positionAt(steps: number, id: number, target: Vector3): boolean;
+  /** Body `id`'s speed after the last step (m/s). */
+  speed(id: number): number;
+}
+
+/** One body of the pile: where it starts and where it is drawn. */
 export interface PileBody {
-  readonly body: RAPIER.RigidBody;
+  readonly id: number;
   readonly start: Vector3;
   /** Where the body is drawn now (its mesh, or its instance), into `target`. */
   drawn(target: Vector3): Vector3;
-  /** Puts the body back at its start with no streak (a teleport of its mesh or instance). */
-  teleport(physics: RapierPhysics, rotation: Quaternion): void;
+}
+
+/** The meshes of the pile, in the order of the layout (ids 0, 1, …). */
+export interface PileMeshes {
+  readonly bodies: PileBody[];
+  /** A mesh per box, with the box's id. */
+  readonly boxes: { id: number; mesh: Mesh }[];
+  /** The heap: one InstancedMesh, and the id of each instance. */
+  readonly spheres: InstancedMesh;
+  readonly sphereIds: number[];
 }
 
 const instanceMatrix = new Matrix4();
 
-/** A 40 m ground whose top is at y = 0. */
-export function addGround(R: typeof RAPIER, world: RAPIER.World, scene: Scene): void {
+/** The ground, as wide as scene.ts makes it, its top at y = 0. */
+export function addGroundMesh(scene: Scene, half: number): void {
   const ground = new Mesh(
-    new BoxGeometry(40, 1, 40),
+    new BoxGeometry(2 * half, 1, 2 * half),
     new MeshLambertMaterial({ color: new Color(0.2, 0.23, 0.3) }),
   );
   ground.position.y = -0.5;
   scene.add(ground);
-  const body = world.createRigidBody(R.RigidBodyDesc.fixed().setTranslation(0, -0.5, 0));
-  world.createCollider(R.ColliderDesc.cuboid(20, 0.5, 20).setFriction(0.8), body);
 }
 
-/** The wall of boxes and the heap of spheres, bound to `physics`. */
-export function buildPile(
-  R: typeof RAPIER,
-  world: RAPIER.World,
-  scene: Scene,
-  physics: RapierPhysics,
-): PileBody[] {
-  const pile: PileBody[] = [];
+/** The meshes of the pile laid out by `layout`, placed at their starts and added to `scene`. */
+export function buildPileMeshes(scene: Scene, layout: readonly PileSpot[]): PileMeshes {
   const boxGeometry = new BoxGeometry(BOX, BOX, BOX);
-  const sphereGeometry = new SphereGeometry(RADIUS, 14, 10);
+  const detailed = layout.length <= DETAILED_UP_TO;
+  const sphereGeometry = new SphereGeometry(RADIUS, detailed ? 14 : 8, detailed ? 10 : 6);
   const boxMaterials = [0.55, 0.78, 1].map(
     (shade) => new MeshLambertMaterial({ color: new Color(0.95 * shade, 0.55 * shade, 0.3) }),
   );
   const sphereColors = [0.6, 0.85, 1].map((shade) => new Color(0.35, 0.8 * shade, 0.72 * shade));
-  const add = (mesh: Mesh, desc: RAPIER.RigidBodyDesc, collider: RAPIER.ColliderDesc) => {
-    scene.add(mesh);
-    const body = world.createRigidBody(desc);
-    world.createCollider(collider, body);
-    physics.add(mesh, body); // places the mesh on its body
-    const start = mesh.position.clone();
-    pile.push({
-      body,
-      start,
-      drawn: (target) => target.copy(mesh.position),
-      teleport: (p, rotation) => p.teleport(mesh, start, rotation),
-    });
-  };
-  for (let y = 0; y < WALL.high; y++) {
-    for (let x = 0; x < WALL.wide; x++) {
-      for (let z = 0; z < WALL.deep; z++) {
-        const desc = R.RigidBodyDesc.dynamic().setTranslation(
-          (x - (WALL.wide - 1) / 2) * (BOX + 0.01),
-          BOX / 2 + y * (BOX + 0.01),
-          z * (BOX + 0.01),
-        );
-        const material = boxMaterials[(x + y + z) % 3];
-        add(
-          new Mesh(boxGeometry, material),
-          desc,
-          R.ColliderDesc.cuboid(BOX / 2, BOX / 2, BOX / 2).setFriction(0.7),
-        );
-      }
-    }
-  }
-  // The heap: one InstancedMesh, an instance per body (one draw call for all of them).
-  const spheres = new InstancedMesh(
-    sphereGeometry,
-    new MeshLambertMaterial(),
-    HEAP.layers * HEAP.wide * HEAP.deep,
-  );
+  const sphereCount = layout.filter((spot) => spot.shape === 'sphere').length;
+  const spheres = new InstancedMesh(sphereGeometry, new MeshLambertMaterial(), sphereCount);
   scene.add(spheres);
-  let index = 0;
-  for (let layer = 0; layer < HEAP.layers; layer++) {
-    for (let x = 0; x < HEAP.wide; x++) {
-      for (let z = 0; z < HEAP.deep; z++) {
-        const start = new Vector3(5 + x * 0.6 + (layer % 2) * 0.2, 0.4 + layer * 0.6, -1 + z * 0.6);
-        const body = world.createRigidBody(
-          R.RigidBodyDesc.dynamic()
-            .setTranslation(start.x, start.y, start.z)
-            .setAngularDamping(1.5)
-            .setLinearDamping(0.2),
-        );
-        world.createCollider(R.ColliderDesc.ball(RADIUS).setFriction(0.6), body);
-        spheres.setColorAt(index, sphereColors[(x + z + layer) % 3]);
-        physics.addInstance(spheres, index, body); // places the instance on its body
-        const i = index;
-        pile.push({
-          body,
-          start,
-          drawn: (target) => {
-            spheres.getMatrixAt(i, instanceMatrix);
-            return target.setFromMatrixPosition(instanceMatrix);
-          },
-          teleport: (p, rotation) => p.teleportInstance(spheres, i, start, rotation),
-        });
-        index++;
-      }
+  const bodies: PileBody[] = [];
+  const boxes: { id: number; mesh: Mesh }[] = [];
+  const sphereIds: number[] = [];
+  layout.forEach((spot, id) => {
+    const start = new Vector3(spot.x, spot.y, spot.z);
+    if (spot.shape === 'box') {
+      const mesh = new Mesh(boxGeometry, boxMaterials[spot.shade]);
+      mesh.position.copy(start);
+      scene.add(mesh);
+      boxes.push({ id, mesh });
+      bodies.push({ id, start, drawn: (target) => target.copy(mesh.position) });
+    } else {
+      const index = sphereIds.length;
+      sphereIds.push(id);
+      spheres.setColorAt(index, sphereColors[spot.shade]);
+      spheres.setMatrixAt(index, instanceMatrix.makeTranslation(start));
+      bodies.push({
+        id,
+        start,
+        drawn: (target) => {
+          spheres.getMatrixAt(index, instanceMatrix);
+          return target.setFromMatrixPosition(instanceMatrix);
+        },
+      });
     }
-  }
-  return pile;
-}
-
-const IDENTITY = new Quaternion();
-const STILL = { x: 0, y: 0, z: 0 };
-
-/** Puts every body of the pile back where it started, at rest, with no streak. */
-export function teleportPile(pile: readonly PileBody[], physics: RapierPhysics): void {
-  for (const body of pile) {
-    body.teleport(physics, IDENTITY);
-    body.body.setLinvel(STILL, true);
-    body.body.setAngvel(STILL, true);
-  }
+  });
+  return { bodies, boxes, spheres, sphereIds };
 }
 
 const drawnAt = new Vector3();
@@ -154,41 +118,71 @@ export function movedCount(pile: readonly PileBody[], distance: number): number 
 }
 
 /**
- * How far each body of the pile got from its start in the steps after a teleport, to tell a
- * frame drawn between those steps (no streak) from one drawn on the way back from before it.
+ * Whether a teleport of the pile was drawn with a streak. A streak is a body drawn on its way
+ * back: neither near its start (within how far it got from there in the steps since the
+ * teleport) nor, while the picture is still before the teleport's step, where it was just
+ * before (RapierPhysics redraws a body at once on a teleport inside the step; WorkerPhysics,
+ * drawing a step later, holds the old pose until its picture reaches the teleport's tick). Both
+ * are streak-free; a pose lerped from the old place to the new is neither.
  */
 export class TeleportReach {
   readonly #pile: readonly PileBody[];
+  readonly #readout: BodyReadout;
   readonly #reach: Float64Array;
+  readonly #before: Float64Array;
   readonly #at = new Vector3();
+  #hasBefore = false;
 
-  constructor(pile: readonly PileBody[]) {
+  constructor(pile: readonly PileBody[], readout: BodyReadout) {
     this.#pile = pile;
+    this.#readout = readout;
     this.#reach = new Float64Array(pile.length);
+    this.#before = new Float64Array(pile.length * 3);
   }
 
-  /** The teleport put every body on its start: nothing reached yet. */
+  /** The teleport put every body on its start: nothing reached yet, the pose before unknown. */
   reset(): void {
     this.#reach.fill(0);
+    this.#hasBefore = false;
   }
 
-  /** After a world step: each body's simulated distance from its start extends its reach. */
+  /**
+   * Keeps each body's pose in the state after `steps` steps (the one before the teleport's
+   * step) once the readout has it; true when kept.
+   */
+  keepBefore(steps: number): boolean {
+    if (this.#hasBefore) return true;
+    const at = this.#at;
+    for (let i = 0; i < this.#pile.length; i++) {
+      if (!this.#readout.positionAt(steps, this.#pile[i].id, at)) return false;
+      at.toArray(this.#before, i * 3);
+    }
+    this.#hasBefore = true;
+    return true;
+  }
+
+  /** After a step from the teleport on: each body's distance from its start extends its reach. */
   record(): void {
-    this.#pile.forEach(({ body, start }, i) => {
-      body.translation(this.#at);
+    this.#pile.forEach(({ id, start }, i) => {
+      this.#readout.position(id, this.#at);
       this.#reach[i] = Math.max(this.#reach[i], this.#at.distanceTo(start));
     });
   }
 
   /**
-   * The most any drawn body lies beyond the farthest of its own poses since the teleport (m).
-   * A pose lerped between two of those poses lies within that distance of the start (≤ 0 up to
-   * rounding); a streak, drawn from where the body was before, lies up to metres beyond it.
+   * The most any drawn body lies beyond the farthest of its own poses since the teleport (m) —
+   * or, with `holding` (the picture still before the teleport's step), the least of that and its
+   * distance from its pose before the teleport. ≤ 0 up to rounding for a picture with no streak;
+   * up to metres for a streak.
    */
-  excess(): number {
+  excess(holding: boolean): number {
     let excess = Number.NEGATIVE_INFINITY;
+    const before = this.#at;
     this.#pile.forEach((body, i) => {
-      excess = Math.max(excess, body.drawn(drawnAt).distanceTo(body.start) - this.#reach[i]);
+      const drawn = body.drawn(drawnAt);
+      let off = drawn.distanceTo(body.start) - this.#reach[i];
+      if (holding) off = Math.min(off, drawn.distanceTo(before.fromArray(this.#before, i * 3)));
+      excess = Math.max(excess, off);
     });
     return excess;
   }
@@ -201,6 +195,7 @@ export class TeleportReach {
  */
 export class RepeatWatch {
   readonly #pile: readonly PileBody[];
+  readonly #readout: BodyReadout;
   readonly #last: Float64Array;
   readonly #at = new Vector3();
   /** Moving bodies looked at, frame after frame. */
@@ -208,8 +203,9 @@ export class RepeatWatch {
   /** Of those, drawn where the frame before drew them. */
   repeated = 0;
 
-  constructor(pile: readonly PileBody[]) {
+  constructor(pile: readonly PileBody[], readout: BodyReadout) {
     this.#pile = pile;
+    this.#readout = readout;
     this.#last = new Float64Array(pile.length * 3).fill(Number.NaN);
   }
 
@@ -218,8 +214,7 @@ export class RepeatWatch {
     const last = this.#last;
     this.#pile.forEach((body, i) => {
       const at = body.drawn(this.#at);
-      const v = body.body.linvel();
-      if (Math.hypot(v.x, v.y, v.z) > 1 && !Number.isNaN(last[i * 3])) {
+      if (this.#readout.speed(body.id) > 1 && !Number.isNaN(last[i * 3])) {
         this.checked++;
         if (at.x === last[i * 3] && at.y === last[i * 3 + 1] && at.z === last[i * 3 + 2]) {
           this.repeated++;
@@ -245,18 +240,13 @@ export function farthestFromStart(pile: readonly PileBody[]): number {
   return farthest;
 }
 
-/** A sphere of the pile's kind and size, for the projectile. */
+/** The projectile's mesh: a sphere a little larger than the pile's. */
 export function projectileMesh(): Mesh {
   return new Mesh(
-    new SphereGeometry(0.35, 18, 12),
+    new SphereGeometry(PROJECTILE_RADIUS, 18, 12),
     new MeshLambertMaterial({
       color: new Color(0.9, 0.9, 0.95),
       emissive: new Color(0.15, 0.2, 0.25),
     }),
   );
-}
-
-/** World-space direction `yaw` radians about +y from -z (three's forward). */
-export function forward(yaw: number, target: Vector3): Vector3 {
-  return target.set(-Math.sin(yaw), 0, -Math.cos(yaw));
 }

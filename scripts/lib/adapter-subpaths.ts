@@ -74,8 +74,10 @@ const conditional = (name: string): ConditionalExport => ({
 export function ownEntries(adapter: string): string[] {
   const dir = join(root, 'packages', adapter, 'src', 'entries');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.ts'))
+  // one level of folders: `src/entries/rapier/worker.ts` is the subpath `rapier/worker`
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.replaceAll('\\', '/'))
+    .filter((f) => f.endsWith('.ts') && f.split('/').length <= 2)
     .filter((f) => !readFileSync(join(dir, f), 'utf8').startsWith(GENERATED_MARKER))
     .map((f) => f.slice(0, -3))
     .sort();

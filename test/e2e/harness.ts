@@ -12,7 +12,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type UserConfig } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
 import { examples } from '../../examples/catalog.ts';
-import { type RunningServer, serveExamples } from '../../examples/serve.ts';
+import { type RunningServer, type ServeOptions, serveExamples } from '../../examples/serve.ts';
 import viteConfig from '../../examples/vite.config.ts';
 import { ensureBuilt, PACKAGES } from '../support/packages.ts';
 import { onceInRun, sharedRunDir } from '../support/run-once.ts';
@@ -36,6 +36,12 @@ export const CHROMIUM_ARGS = [
 export interface ExamplesSite {
   /** Base URL, ending in `/`. */
   readonly url: string;
+  /**
+   * Serves the same build once more on a port of its own, closed with the site: e.g. without the
+   * cross-origin isolation headers (`{ crossOriginIsolated: false }`), as a host that does not
+   * set them. Resolves to its base URL.
+   */
+  serveAgain(options: Pick<ServeOptions, 'crossOriginIsolated'>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -63,7 +69,8 @@ async function buildInto(outDir: string, slugs: readonly string[]): Promise<void
 }
 
 /**
- * Builds the examples and serves them on a free localhost port. Under the e2e global setup every
+ * Builds the examples and serves them on a free localhost port, cross-origin isolated (as
+ * `npm start` serves them; {@link ExamplesSite.serveAgain} serves them without). Under the e2e global setup every
  * example is built once per test run and shared by all e2e files; otherwise the index and the
  * pages named in `only` (default: all of examples/catalog.ts) are built into a fresh temporary
  * folder of this file's own.
@@ -89,10 +96,16 @@ export async function startExamples(only?: readonly string[]): Promise<ExamplesS
     if (ownDir) await rm(ownDir, { recursive: true, force: true });
     throw error;
   }
+  const servers = [server];
   return {
     url: server.url,
+    async serveAgain(options) {
+      const again = await serveExamples({ ...options, root });
+      servers.push(again);
+      return again.url;
+    },
     async close() {
-      await server.close();
+      await Promise.all(servers.map((s) => s.close()));
       if (ownDir) await rm(ownDir, { recursive: true, force: true });
     },
   };

@@ -36,7 +36,29 @@ function pixels() {
   for (let i = 3; i < data.length; i += 4) if (data[i] > 0) lit++;
   return { hash, lit, width: c.width, height: c.height };
 }
-window.__fixedtick = { loop, graph, frames, pixels,
+/**
+ * A second loop whose work is timed on a clock the page drives: 2 ms per fixed step and 1 ms of
+ * render, drawn by a graph with the main-thread mark. Runs n frames of ms each, then disposes it.
+ */
+function mainThread(n, ms) {
+  let clockMs = 0;
+  const busy = new FixedLoop({ tickRate: 60 });
+  busy.onFixedUpdate(() => { clockMs += 2; });
+  busy.onPreRender(() => { clockMs += 1; });
+  const g = createTimingGraph(busy, { mainThread: true, now: () => clockMs, position: 'top-right', help: false });
+  let time = 0;
+  for (let i = 0; i < n; i++) { time += ms; busy.frame(time); }
+  const recorded = [];
+  for (let age = 5; age >= 0; age--) {
+    const i = g.history.indexOf(age);
+    recorded.push({ steps: g.history.steps[i], mainThreadMs: g.history.mainThreadMs[i] });
+  }
+  const lit = g.canvas.getContext('2d').getImageData(0, 0, g.canvas.width, g.canvas.height).data
+    .some((v, k) => k % 4 === 1 && v === 0xea);
+  g.dispose();
+  return { recorded, mean: g.history.rates.mainThreadMs, lit };
+}
+window.__fixedtick = { loop, graph, frames, pixels, mainThread,
   inDom: () => document.querySelectorAll('canvas.fixedtick-timing-graph').length };
 `;
 
@@ -109,6 +131,10 @@ type PageApi = {
   };
   frames(n: number, ms: number): void;
   pixels(): Pixels;
+  mainThread(
+    n: number,
+    ms: number,
+  ): { recorded: { steps: number; mainThreadMs: number }[]; mean: number; lit: boolean };
   inDom(): number;
 };
 /** Runs `fn` in the page with the page's `window.__fixedtick`. */
@@ -192,6 +218,18 @@ describe('timing graph in Chromium', () => {
     // The text line is rebuilt 4 times a second (a few strings), not per frame.
     expect((bytes.get('drawText') ?? 0) / FRAMES).toBeLessThan(32);
   }, 120_000);
+
+  it('with mainThread, measures each frame from its start to its render on the given clock', async () => {
+    // 144 Hz display on 60 Hz physics: frames of 0 and 1 step, 1 ms and 3 ms of work
+    const measured = await run((w) => w.mainThread(72, 1000 / 144));
+    for (const { steps, mainThreadMs } of measured.recorded) {
+      expect(mainThreadMs).toBe(2 * steps + 1);
+    }
+    // 60 steps a second over 144 frames: 1 + 2 × 60 / 144 ms a frame on average
+    expect(measured.mean).toBeCloseTo(1 + (2 * 60) / 144, 1);
+    // the cyan mark (#5eead4: green 0xea) is drawn
+    expect(measured.lit).toBe(true);
+  });
 
   it('hides and shows with its toggle key', async () => {
     await page.keyboard.press('g');

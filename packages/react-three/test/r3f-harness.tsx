@@ -80,6 +80,19 @@ export function mount(
   return ReactThreeTestRenderer.create(element, { frameloop });
 }
 
+/**
+ * Expects mounting `element` to fail with `message`, React's own console report of the error
+ * silenced (the error itself is what the test reads).
+ */
+export async function expectMountToThrow(element: ReactNode, message: string): Promise<void> {
+  const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    await expect(mount(element)).rejects.toThrow(message);
+  } finally {
+    quiet.mockRestore();
+  }
+}
+
 /** R3F's store state of a mounted tree (its scene's R3F instance holds the root store). */
 export function rootState(renderer: Renderer): RootState {
   const scene = renderer.scene.instance as unknown as {

@@ -22,7 +22,7 @@ import { advance, useThree } from '@react-three/fiber';
 import { type ReactNode, StrictMode, useLayoutEffect, useRef } from 'react';
 import type { Mesh } from 'three';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { failOnConsoleErrors, mount, timestamps } from './r3f-harness.tsx';
+import { expectMountToThrow, failOnConsoleErrors, mount, timestamps } from './r3f-harness.tsx';
 
 failOnConsoleErrors();
 beforeAll(() => RAPIER.init());
@@ -263,16 +263,11 @@ describe('useRapierBody', () => {
   });
 
   it('throws a clear error outside <FixedRapier>', async () => {
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
-    await expect(
-      mount(
-        <FixedTick>
-          <Orphan />
-        </FixedTick>,
-      ),
-    ).rejects.toThrow(
+    await expectMountToThrow(
+      <FixedTick>
+        <Orphan />
+      </FixedTick>,
       'fixedtick: useRapierBody() must be called in a component below <FixedRapier> (itself below <FixedTick>)',
     );
-    quiet.mockRestore();
   });
 });

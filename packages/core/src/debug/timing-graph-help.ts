@@ -8,6 +8,7 @@ import {
   ALPHA_COLOUR,
   BACKGROUND,
   DROPPED_COLOUR,
+  MAIN_THREAD_COLOUR,
   STEP_COLOURS,
   TEXT_COLOUR,
 } from './timing-graph-style.ts';
@@ -29,6 +30,8 @@ export interface GraphHelpPlacement {
   readonly height: number;
   /** The guide's address. */
   readonly guide: string;
+  /** The main-thread mark is drawn (the `mainThread` option). */
+  readonly mainThread: boolean;
 }
 
 /** A coloured square before a line of the explanation. */
@@ -77,8 +80,18 @@ export function attachGraphHelp(placement: GraphHelpPlacement): HTMLDetailsEleme
     line(doc, '#ffffff', 'White line:', 'one fixed step; taller bars needed more than one.'),
     line(doc, DROPPED_COLOUR, 'Red on top:', 'time the clamps dropped, never simulated.'),
     line(doc, ALPHA_COLOUR, 'Blue lane:', 'alpha, where between two steps the frame is drawn.'),
-    link,
   );
+  if (placement.mainThread) {
+    help.append(
+      line(
+        doc,
+        MAIN_THREAD_COLOUR,
+        'Cyan line:',
+        'main-thread time: how long the frame kept it busy.',
+      ),
+    );
+  }
+  help.append(link);
   placement.container.appendChild(help);
   return help;
 }

@@ -54,6 +54,20 @@ export interface TimingGraphOptions {
    * @defaultValue docs/timing-graph.md in the repository
    */
   help?: string | false;
+  /**
+   * Measures how long each loop frame keeps the main thread busy — from the frame's start
+   * (`onFrameStart`) to the graph's `onPostRender`: steps, interpolation and the render — and
+   * draws it as a cyan mark on each bar, its mean in the text line. Next to the bar (the time
+   * between frames) it shows how much of a frame is the game's own work: what moving physics
+   * to a worker takes off the main thread.
+   * @defaultValue false
+   */
+  mainThread?: boolean;
+  /**
+   * The clock `mainThread` measures with, in ms.
+   * @defaultValue `performance.now()`
+   */
+  now?: () => number;
 }
 
 function positiveOption(name: string, value: unknown, fallback: number): number {
@@ -83,6 +97,8 @@ export interface GraphSettings {
   readonly visible: boolean;
   /** The guide's address, or `false` for no help line. */
   readonly help: string | false;
+  /** The clock of the main-thread mark, or `undefined` when it is off. */
+  readonly mainThreadClock: (() => number) | undefined;
 }
 
 /** Checks `o` (a copy of the caller's options) and fills in the defaults. */
@@ -114,5 +130,14 @@ export function readGraphOptions(o: TimingGraphOptions): GraphSettings {
   if (help !== false && (typeof help !== 'string' || help === '')) {
     throw optionValueError('help', help, 'a URL or false');
   }
-  return { width, height, fixedMaxMs, position, toggleKey, visible, help };
+  const mainThread = o.mainThread === undefined ? false : o.mainThread;
+  if (typeof mainThread !== 'boolean') {
+    throw optionValueError('mainThread', mainThread, 'true or false');
+  }
+  const now = o.now;
+  if (now !== undefined && typeof now !== 'function') {
+    throw optionValueError('now', now, 'a function returning milliseconds', TypeError);
+  }
+  const mainThreadClock = mainThread ? (now ?? (() => performance.now())) : undefined;
+  return { width, height, fixedMaxMs, position, toggleKey, visible, help, mainThreadClock };
 }

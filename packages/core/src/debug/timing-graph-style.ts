@@ -9,6 +9,8 @@ export const STEP_COLOURS = ['#6b7280', '#22c55e', '#facc15', '#f97316', '#a855f
 export const DROPPED_COLOUR = '#ef4444';
 export const ANOMALY_COLOUR = 'rgba(236, 72, 153, 0.75)';
 export const ALPHA_COLOUR = '#38bdf8';
+/** The main-thread mark: a line across the bar at the frame's own work. */
+export const MAIN_THREAD_COLOUR = '#5eead4';
 export const STEP_LINE_COLOUR = '#ffffff';
 export const CLIP_COLOUR = '#ffffff';
 export const ZONE_COLOUR = 'rgba(255, 255, 255, 0.18)';

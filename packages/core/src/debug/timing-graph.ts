@@ -25,6 +25,7 @@ import {
   FONT,
   LINEAR_SHARE,
   LOG_TOP_MS,
+  MAIN_THREAD_COLOUR,
   PAD,
   STEP_COLOURS,
   STEP_LINE_COLOUR,
@@ -41,7 +42,8 @@ import { TimingHistory } from './timing-history.ts';
 export type TimingGraphSource = Pick<
   FixedLoop,
   'onPostRender' | 'lastFrame' | 'stats' | 'tickRate' | 'fixedDelta' | 'timeScale'
->;
+> &
+  Partial<Pick<FixedLoop, 'onFrameStart'>>;
 
 /** A live timing graph; see {@link createTimingGraph}. */
 export interface TimingGraph {
@@ -107,7 +109,10 @@ export function createTimingGraph(
     toggleKey,
     visible: shown,
     help: guide,
+    mainThreadClock: clock,
   } = readGraphOptions(o);
+  // measured only where the frame's start can be heard (any FixedLoop)
+  const mainThreadClock = typeof loop.onFrameStart === 'function' ? clock : undefined;
   const given = o.container;
 
   const doc: Document | undefined =
@@ -155,6 +160,7 @@ export function createTimingGraph(
           width,
           height,
           guide,
+          mainThread: mainThreadClock !== undefined,
         });
 
   let visible = shown;
@@ -184,6 +190,7 @@ export function createTimingGraph(
     ctx.fillStyle = TEXT_COLOUR;
     const tickRate = loop.tickRate;
     let line = `${r.fps.toFixed(0)} fps · tick ${Number(tickRate.toFixed(2))} Hz · ${r.stepsPerSecond.toFixed(0)} steps/s · dropped ${r.droppedMsPerSecond.toFixed(0)} ms/s`;
+    if (mainThreadClock !== undefined) line += ` · main ${r.mainThreadMs.toFixed(1)} ms`;
     if (r.anomalies > 0) line += ` · ${r.anomalies} bad`;
     ctx.fillText(line, PAD, PAD, width - 2 * PAD);
     // Legend: one swatch per step count, then the other marks.
@@ -207,6 +214,13 @@ export function createTimingGraph(
     ctx.fillRect(x, y + 1, 7, 8);
     ctx.fillStyle = TEXT_COLOUR;
     ctx.fillText('alpha', x + 9, y);
+    if (mainThreadClock !== undefined) {
+      x += 44;
+      ctx.fillStyle = MAIN_THREAD_COLOUR;
+      ctx.fillRect(x, y + 4, 7, 2);
+      ctx.fillStyle = TEXT_COLOUR;
+      ctx.fillText('main', x + 9, y);
+    }
   };
 
   const linearHeight = plotHeight * LINEAR_SHARE;
@@ -241,6 +255,7 @@ export function createTimingGraph(
     const alpha = history.alpha;
     const steps = history.steps;
     const anomalies = history.anomalies;
+    const mainThreadMs = history.mainThreadMs;
     for (let age = 0; age < n; age++) {
       const i = history.indexOf(age);
       const x = Math.round(width - (age + 1) * barWidth);
@@ -265,6 +280,10 @@ export function createTimingGraph(
         ctx.fillStyle = CLIP_COLOUR;
         ctx.fillRect(x, plotTop, barFill, 2);
       }
+      if (mainThreadClock !== undefined) {
+        ctx.fillStyle = MAIN_THREAD_COLOUR;
+        ctx.fillRect(x, plotBottom - heightOf(mainThreadMs[i]) - 1, barFill, 2);
+      }
       const a = Math.round(alpha[i] * laneHeight);
       ctx.fillStyle = ALPHA_COLOUR;
       const ab = Math.max(a, 1);
@@ -281,13 +300,26 @@ export function createTimingGraph(
     }
   };
 
+  // [start of the frame under way, ms]: a typed array, as `scaling` above (no boxed doubles)
+  const frameStart = new Float64Array(1);
   const onFrame = (): void => {
     const total = loop.stats.anomalies;
-    history.record(loop.lastFrame, total - lastAnomalies, loop.timeScale);
+    const busy = mainThreadClock === undefined ? 0 : Math.max(mainThreadClock() - frameStart[0], 0);
+    history.record(loop.lastFrame, total - lastAnomalies, loop.timeScale, busy);
     lastAnomalies = total;
     if (visible) draw();
   };
   const unsubscribe = loop.onPostRender(onFrame);
+  // first of the frame's listeners: the frame's work starts here
+  const unsubscribeStart =
+    mainThreadClock === undefined
+      ? undefined
+      : loop.onFrameStart?.(
+          () => {
+            frameStart[0] = mainThreadClock();
+          },
+          { priority: Number.NEGATIVE_INFINITY },
+        );
 
   const wanted = toggleKey?.toLowerCase();
   // Never throws: a keydown without a `key` (Chrome's autofill sends these) or with odd fields
@@ -335,6 +367,7 @@ export function createTimingGraph(
       if (disposed) return;
       disposed = true;
       unsubscribe();
+      unsubscribeStart?.();
       if (toggleKey !== undefined) view?.removeEventListener('keydown', onKey);
       canvas.remove();
       help?.remove();

@@ -24,6 +24,8 @@ export interface TimingRates {
   droppedMsPerSecond: number;
   /** Sanitised bad frame times in the period. */
   anomalies: number;
+  /** Mean main-thread time of the period's frames, ms (0 when not measured). */
+  mainThreadMs: number;
 }
 
 /**
@@ -47,9 +49,17 @@ export class TimingHistory {
   readonly steps: Uint8Array;
   /** Sanitised bad frame times per frame (saturates at 255). */
   readonly anomalies: Uint8Array;
+  /** Main-thread time each frame took, ms: the loop's own work, not the wait between frames (0 when not measured). */
+  readonly mainThreadMs: Float32Array;
 
   /** Rates of the last completed period; updated in place every {@link TIMING_RATE_PERIOD} s. */
-  readonly rates: TimingRates = { fps: 0, stepsPerSecond: 0, droppedMsPerSecond: 0, anomalies: 0 };
+  readonly rates: TimingRates = {
+    fps: 0,
+    stepsPerSecond: 0,
+    droppedMsPerSecond: 0,
+    anomalies: 0,
+    mainThreadMs: 0,
+  };
 
   #head = 0;
   #length = 0;
@@ -58,6 +68,7 @@ export class TimingHistory {
   #periodSteps = 0;
   #periodDropped = 0;
   #periodAnomalies = 0;
+  #periodMainThread = 0;
   #ratesVersion = 0;
 
   /**
@@ -74,6 +85,7 @@ export class TimingHistory {
     this.alpha = new Float32Array(capacity);
     this.steps = new Uint8Array(capacity);
     this.anomalies = new Uint8Array(capacity);
+    this.mainThreadMs = new Float32Array(capacity);
   }
 
   /** Frames recorded so far, up to `capacity`. */
@@ -91,9 +103,10 @@ export class TimingHistory {
 
   /**
    * Records one frame. `timeScale` converts dropped game time back to real time (`0` when
-   * paused: dropped time then counts as nothing).
+   * paused: dropped time then counts as nothing); `mainThreadMs` is what the frame's work took
+   * on the main thread, when measured.
    */
-  record(info: Readonly<FrameInfo>, anomalies: number, timeScale: number): void {
+  record(info: Readonly<FrameInfo>, anomalies: number, timeScale: number, mainThreadMs = 0): void {
     const at = this.#head;
     const dropped = Math.max(info.dropped, 0);
     const droppedReal = timeScale > 0 ? dropped / timeScale : 0;
@@ -102,6 +115,7 @@ export class TimingHistory {
     this.alpha[at] = info.alpha;
     this.steps[at] = Math.min(info.steps, 255);
     this.anomalies[at] = Math.min(anomalies, 255);
+    this.mainThreadMs[at] = mainThreadMs;
     this.#head = at + 1 === this.capacity ? 0 : at + 1;
     if (this.#length < this.capacity) this.#length++;
 
@@ -110,6 +124,7 @@ export class TimingHistory {
     this.#periodSteps += info.steps;
     this.#periodDropped += dropped;
     this.#periodAnomalies += anomalies;
+    this.#periodMainThread += mainThreadMs;
     if (this.#periodTime >= TIMING_RATE_PERIOD) {
       const t = this.#periodTime;
       const rates = this.rates;
@@ -117,11 +132,13 @@ export class TimingHistory {
       rates.stepsPerSecond = this.#periodSteps / t;
       rates.droppedMsPerSecond = (this.#periodDropped * 1000) / t;
       rates.anomalies = this.#periodAnomalies;
+      rates.mainThreadMs = this.#periodMainThread / this.#periodFrames;
       this.#periodTime = 0;
       this.#periodFrames = 0;
       this.#periodSteps = 0;
       this.#periodDropped = 0;
       this.#periodAnomalies = 0;
+      this.#periodMainThread = 0;
       this.#ratesVersion++;
     }
   }
@@ -145,5 +162,6 @@ export class TimingHistory {
     this.#periodSteps = 0;
     this.#periodDropped = 0;
     this.#periodAnomalies = 0;
+    this.#periodMainThread = 0;
   }
 }

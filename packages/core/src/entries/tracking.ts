@@ -6,6 +6,15 @@
  * a {@link PoseStream} (docs/tracking.md).
  * @packageDocumentation
  */
+
+export {
+  DEFAULT_RING_FRAMES,
+  type PoseFrame,
+  PoseRing,
+  type PoseRingOptions,
+  RING_POSE_FLOATS,
+  RING_TELEPORTED,
+} from '../streams/pose-ring.ts';
 export {
   ALL_COMPONENTS,
   type ComponentMask,

@@ -1,8 +1,9 @@
-import { checkInterpolationMode, optionError } from '@fixedtick/three';
+import { checkInterpolationMode } from '@fixedtick/three';
 import type { RapierRigidBody } from '@fixedtick/three/rapier';
 import { type RefObject, useLayoutEffect } from 'react';
 import type { Object3D } from 'three';
 import type { UseTrackedOptions } from '../use-tracked.ts';
+import { boundObject } from './bound-object.ts';
 import { useFixedRapierState } from './fixed-rapier.tsx';
 
 /**
@@ -29,15 +30,7 @@ export function useRapierBody(
   // Bound for the component's life (and bound again to a new body)…
   useLayoutEffect(() => {
     if (body == null) return;
-    const object = ref.current;
-    if (object?.isObject3D !== true) {
-      throw optionError(
-        'ref.current',
-        object,
-        'a three.js Object3D when the body is bound (the ref of a <mesh>, <group>, …)',
-      );
-    }
-    return bindings.bind(object, body, undefined);
+    return bindings.bind(boundObject(ref), body, undefined);
   }, [bindings, ref, body]);
   // …and its mode set right after, then in place whenever it changes.
   useLayoutEffect(() => {

@@ -50,3 +50,19 @@ export type {
   RapierWorld,
 } from '../rapier/rapier-types.ts';
 export { RemovedBodyError } from '../rapier/removed-bodies.ts';
+export type {
+  NodeWorkerLike,
+  WebWorkerLike,
+} from '../rapier/worker/main-side-port.ts';
+export {
+  type WorkerFault,
+  WorkerPhysicsError,
+} from '../rapier/worker/worker-faults.ts';
+export type {
+  WorkerPhysicsOptions,
+  WorkerTransport,
+} from '../rapier/worker/worker-options.ts';
+export {
+  WorkerPhysics,
+  type WorkerStatus,
+} from '../rapier/worker/worker-physics.ts';
