@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
@@ -253,4 +254,27 @@ export async function allocationWithoutGc(
     discarded,
     windows,
   };
+}
+
+/**
+ * Runs one measurement of a suite in a fresh Node process: `node --expose-gc <flags> --import
+ * tsx <file> <what> <count>`, and returns the JSON it prints. Timing runs with `npm run bench`'s
+ * flags (V8 collects garbage as in an app); allocation with a 512 MB young generation from the
+ * start, so that its windows see no collection.
+ */
+export function inChildProcess(
+  file: string,
+  what: 'timing' | 'allocation',
+  count: number,
+): unknown {
+  const flags =
+    what === 'timing'
+      ? ['--max-semi-space-size=512']
+      : ['--min-semi-space-size=512', '--max-semi-space-size=512'];
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', ...flags, '--import', 'tsx', file, what, String(count)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+  );
+  return JSON.parse(out.slice(out.indexOf('{')));
 }

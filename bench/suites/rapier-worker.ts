@@ -25,14 +25,13 @@
  * --import tsx bench/suites/rapier-worker.ts timing 5000` (or `allocation`, with
  * `--min-semi-space-size=512` as well). `BENCH_RAPIER_WORKER_BODIES=1000,5000` picks the counts.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { Object3D } from 'three';
 import { WorkerPhysics } from '../../packages/three/src/entries/rapier.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
-import { allocationWithoutGc } from '../lib.ts';
+import { allocationWithoutGc, inChildProcess } from '../lib.ts';
 import { bindingSide, TICK_RATE } from '../rapier/sides.ts';
 import { tumblingPile } from '../rapier/worlds.ts';
 
@@ -189,32 +188,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.exit(0);
 }
 
-/**
- * `what` for one body count in a fresh Node process: timing with `npm run bench`'s flags (V8
- * collects garbage as in an app), allocation with a 512 MB young generation from the start.
- */
+/** `what` for one body count in a fresh Node process (`inChildProcess`). */
 function isolated<K extends MeasureName>(
   what: K,
   count: number,
 ): Awaited<ReturnType<(typeof MEASURES)[K]>> {
-  const flags =
-    what === 'timing'
-      ? ['--max-semi-space-size=512']
-      : ['--min-semi-space-size=512', '--max-semi-space-size=512'];
-  const out = execFileSync(
-    process.execPath,
-    [
-      '--expose-gc',
-      ...flags,
-      '--import',
-      'tsx',
-      fileURLToPath(import.meta.url),
-      what,
-      String(count),
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
-  );
-  return JSON.parse(out.slice(out.indexOf('{')));
+  return inChildProcess(fileURLToPath(import.meta.url), what, count) as Awaited<
+    ReturnType<(typeof MEASURES)[K]>
+  >;
 }
 
 export default function rapierWorker(): Record<string, unknown> {

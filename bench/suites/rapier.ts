@@ -40,10 +40,9 @@
  * --max-semi-space-size=512 --import tsx bench/suites/rapier.ts timing 1000` (or `allocation`,
  * with `--min-semi-space-size=512` as well).
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import RAPIER from '@dimforge/rapier3d-compat';
-import { allocationWithoutGc } from '../lib.ts';
+import { allocationWithoutGc, inChildProcess } from '../lib.ts';
 import {
   bindingSide,
   handWrittenSide,
@@ -245,33 +244,14 @@ async function allocation(count: number) {
 const MEASURES = { timing, allocation };
 type MeasureName = keyof typeof MEASURES;
 
-/**
- * `what` for one body count in a fresh Node process. Timing runs with `npm run bench`'s flags,
- * so V8 collects garbage as it would in an app (Rapier's step leaves much of it); allocation
- * runs with a 512 MB young generation from the start, so that its windows see no collection.
- */
+/** `what` for one body count in a fresh Node process (`inChildProcess`). */
 function isolated<K extends MeasureName>(
   what: K,
   count: number,
 ): Awaited<ReturnType<(typeof MEASURES)[K]>> {
-  const flags =
-    what === 'timing'
-      ? ['--max-semi-space-size=512']
-      : ['--min-semi-space-size=512', '--max-semi-space-size=512'];
-  const out = execFileSync(
-    process.execPath,
-    [
-      '--expose-gc',
-      ...flags,
-      '--import',
-      'tsx',
-      fileURLToPath(import.meta.url),
-      what,
-      String(count),
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
-  );
-  return JSON.parse(out.slice(out.indexOf('{')));
+  return inChildProcess(fileURLToPath(import.meta.url), what, count) as Awaited<
+    ReturnType<(typeof MEASURES)[K]>
+  >;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
