@@ -31,7 +31,16 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import { Object3D } from 'three';
 import { WorkerPhysics } from '../../packages/three/src/entries/rapier.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
-import { allocationWithoutGc, inChildProcess } from '../lib.ts';
+import {
+  addFrameCost,
+  allocationWithoutGc,
+  type FrameCosts,
+  inChildProcess,
+  median,
+  robustCost,
+  round,
+  spread,
+} from '../lib.ts';
 import { bindingSide, TICK_RATE } from '../rapier/sides.ts';
 import { tumblingPile } from '../rapier/worlds.ts';
 
@@ -41,31 +50,10 @@ const SECONDS = 5;
 /** Real seconds of the latency run. */
 const LATENCY_SECONDS = 3;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-const spread = (xs: number[], digits = 3) => ({
-  min: round(Math.min(...xs), digits),
-  median: round(median(xs), digits),
-  max: round(Math.max(...xs), digits),
-});
-
-/** Milliseconds of one round's frames, by steps run in the frame. */
-type FrameCosts = Map<number, number[]>;
-
 function timed(loop: ThreeFixedLoop, costs: FrameCosts): void {
   const t0 = performance.now();
   const steps = loop.advance(1 / FPS).steps;
-  const ms = performance.now() - t0;
-  const list = costs.get(steps) ?? [];
-  costs.set(steps, list);
-  list.push(ms);
-}
-
-/** The robust cost of a round (ms): per kind of frame, the median × that kind's count. */
-function robust(costs: FrameCosts): number {
-  let ms = 0;
-  for (const list of costs.values()) ms += median(list) * list.length;
-  return ms;
+  addFrameCost(costs, steps, performance.now() - t0);
 }
 
 /** Worker mode: a loop, the pile in a worker, an Object3D bound to each body. */
@@ -133,8 +121,8 @@ async function timing(count: number) {
       if (physics.newestTick < loop.tick) await physics.synced();
       timed(loop, b);
     }
-    const mainMs = robust(a);
-    const workerMs = robust(b);
+    const mainMs = robustCost(a);
+    const workerMs = robustCost(b);
     rounds.push({
       second,
       ratio: round(workerMs / mainMs, 4),

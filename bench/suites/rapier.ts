@@ -42,7 +42,16 @@
  */
 import { fileURLToPath } from 'node:url';
 import RAPIER from '@dimforge/rapier3d-compat';
-import { allocationWithoutGc, inChildProcess } from '../lib.ts';
+import {
+  addFrameCost,
+  allocationWithoutGc,
+  type FrameCosts,
+  inChildProcess,
+  median,
+  robustCost,
+  round,
+  spread,
+} from '../lib.ts';
 import {
   bindingSide,
   handWrittenSide,
@@ -57,32 +66,11 @@ const FPS = 144;
 /** Simulated seconds (rounds); the first is warm-up, the rest are measured. */
 const SECONDS = 6;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-const spread = (xs: number[], digits: number) => ({
-  min: round(Math.min(...xs), digits),
-  median: round(median(xs), digits),
-  max: round(Math.max(...xs), digits),
-});
-
-/** Per side, for one round: the own milliseconds of each frame, by steps run in it. */
-type FrameCosts = Map<number, number[]>;
-
 function frame(side: Side, costs: FrameCosts): void {
   side.timing.frameStepMs = 0;
   const t0 = performance.now();
   const steps = side.loop.advance(1 / FPS).steps;
-  const own = performance.now() - t0 - side.timing.frameStepMs;
-  const list = costs.get(steps) ?? [];
-  costs.set(steps, list);
-  list.push(own);
-}
-
-/** The robust own cost of a round (ms): per kind of frame, the median × that kind's count. */
-function robust(costs: FrameCosts): number {
-  let ms = 0;
-  for (const list of costs.values()) ms += median(list) * list.length;
-  return ms;
+  addFrameCost(costs, steps, performance.now() - t0 - side.timing.frameStepMs);
 }
 
 /** One simulated second of both sides, interleaved frame by frame. */
@@ -95,8 +83,8 @@ function roundOf(binding: Side, hand: Side) {
     frame(binding, a);
     frame(hand, b);
   }
-  const bindingMs = robust(a);
-  const handMs = robust(b);
+  const bindingMs = robustCost(a);
+  const handMs = robustCost(b);
   const stepMs = median(binding.timing.stepMs) * binding.timing.stepMs.length;
   return {
     fraction: round(bindingMs / stepMs, 4),
