@@ -2,6 +2,8 @@
  * WorkerPhysics with a real Rapier world in a real worker thread: bodies drawn through the
  * loop's PoseStream, a teleport, messages both ways, dispose.
  */
+
+import { Object3D } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeDriver } from '../src/index.ts';
 import { exited } from './support/start-worker.ts';
@@ -136,5 +138,22 @@ describe('WorkerPhysics', () => {
     loop.advance(0);
     expect(physics.newestTick).toBe(20);
     expect(meshes[0].position.y).toBeLessThan(1);
+  });
+
+  it('makes room for bodies published after the start (a bigger ring)', async () => {
+    const { loop, physics } = await setUpWorker(2, { capacity: 2 });
+    const late = new Object3D();
+    physics.bind(4, late);
+    await run(loop, physics, 3);
+    for (let i = 0; i < 3; i++) physics.post({ kind: 'spawn' }); // ids 2, 3, 4
+    await run(loop, physics, 3);
+    loop.advance(0);
+    const counts: number[] = [];
+    physics.onFrame((frame) => counts.push(frame.count));
+    await run(loop, physics, 2);
+    expect(counts).toEqual([5, 5]);
+    expect(late.position.x).toBe(8);
+    expect(late.position.y).toBeLessThan(20);
+    expect(late.position.y).toBeGreaterThan(19);
   });
 });
