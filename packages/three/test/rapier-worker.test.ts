@@ -5,7 +5,8 @@
 
 import { Object3D } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeDriver } from '../src/index.ts';
+import { WorkerPhysics } from '../src/entries/rapier.ts';
+import { nodeDriver, ThreeFixedLoop } from '../src/index.ts';
 import { exited } from './support/start-worker.ts';
 import { DT, openSetUps, runTicks as run, setUpWorker } from './support/worker-setup.ts';
 
@@ -155,5 +156,21 @@ describe('WorkerPhysics', () => {
     expect(late.position.x).toBe(8);
     expect(late.position.y).toBeLessThan(20);
     expect(late.position.y).toBeGreaterThan(19);
+  });
+
+  it('refuses bad options with a RangeError naming them, and a non-worker with a TypeError', () => {
+    const loop = new ThreeFixedLoop({ tickRate: 60 });
+    const worker = { on() {}, off() {}, postMessage() {}, terminate() {} };
+    expect(() => new WorkerPhysics(loop, worker, { hangTicks: 0 })).toThrow(
+      /option "hangTicks" must be a whole number of ticks ≥ 1, got 0/,
+    );
+    expect(() => new WorkerPhysics(loop, worker, { transport: 'carrier' as never })).toThrow(
+      RangeError,
+    );
+    expect(() => new WorkerPhysics(loop, worker, { speed: 2 } as never)).toThrow(
+      /unknown option "speed"/,
+    );
+    expect(() => new WorkerPhysics(loop, {} as never)).toThrow(TypeError);
+    expect(() => new WorkerPhysics({} as never, worker)).toThrow(/loop must be a ThreeFixedLoop/);
   });
 });
