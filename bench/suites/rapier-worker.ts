@@ -176,23 +176,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.exit(0);
 }
 
-/** `what` for one body count in a fresh Node process (`inChildProcess`). */
-function isolated<K extends MeasureName>(
-  what: K,
-  count: number,
-): Awaited<ReturnType<(typeof MEASURES)[K]>> {
-  return inChildProcess(fileURLToPath(import.meta.url), what, count) as Awaited<
-    ReturnType<(typeof MEASURES)[K]>
-  >;
-}
-
 export default function rapierWorker(): Record<string, unknown> {
   const sizes = (process.env.BENCH_RAPIER_WORKER_BODIES ?? '1000,5000,10000')
     .split(',')
     .map(Number);
+  // each body count in fresh Node processes of its own
+  const file = fileURLToPath(import.meta.url);
   const results = sizes.map((bodies) => ({
-    ...isolated('timing', bodies),
-    ...isolated('allocation', bodies),
+    ...(inChildProcess(file, 'timing', bodies) as Awaited<ReturnType<typeof timing>>),
+    ...(inChildProcess(file, 'allocation', bodies) as Awaited<ReturnType<typeof allocation>>),
   }));
   const at5000 = results.find((r) => r.bodies === 5000);
   return {
