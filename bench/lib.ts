@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
@@ -252,5 +253,65 @@ export async function allocationWithoutGc(
     totalBytes: total,
     discarded,
     windows,
+  };
+}
+
+/**
+ * Runs one measurement of a suite in a fresh Node process: `node --expose-gc <flags> --import
+ * tsx <file> <what> <count>`, and returns the JSON it prints. Timing runs with `npm run bench`'s
+ * flags (V8 collects garbage as in an app); allocation with a 512 MB young generation from the
+ * start, so that its windows see no collection.
+ */
+export function inChildProcess(
+  file: string,
+  what: 'timing' | 'allocation',
+  count: number,
+): unknown {
+  const flags =
+    what === 'timing'
+      ? ['--max-semi-space-size=512']
+      : ['--min-semi-space-size=512', '--max-semi-space-size=512'];
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', ...flags, '--import', 'tsx', file, what, String(count)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+  );
+  return JSON.parse(out.slice(out.indexOf('{')));
+}
+
+/** One round's frame times (ms), by the number of steps each frame ran. */
+export type FrameCosts = Map<number, number[]>;
+
+/** Adds a frame that ran `steps` steps in `ms` to `costs`. */
+export function addFrameCost(costs: FrameCosts, steps: number, ms: number): void {
+  const list = costs.get(steps) ?? [];
+  costs.set(steps, list);
+  list.push(ms);
+}
+
+/**
+ * The robust cost of a round (ms): per kind of frame (by steps run), the median × that kind's
+ * count — a spike of the shared machine moves no median, frames with and without a step are
+ * weighed as they came.
+ */
+export function robustCost(costs: FrameCosts): number {
+  let ms = 0;
+  for (const list of costs.values()) ms += median(list) * list.length;
+  return ms;
+}
+
+/** The median of `xs` (the upper one of an even count). */
+export const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** `x` rounded to `digits` decimals. */
+export const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** Min / median / max of `xs`, rounded to `digits` decimals: how much to trust the median. */
+export function spread(xs: number[], digits = 3): { min: number; median: number; max: number } {
+  return {
+    min: round(Math.min(...xs), digits),
+    median: round(median(xs), digits),
+    max: round(Math.max(...xs), digits),
   };
 }

@@ -89,9 +89,11 @@ describe.each(PACKAGES)('@fixedtick/%s', (pkg) => {
 
   it('exports exactly its entries: src/index.ts as "." and each src/entries/*.ts as a subpath', () => {
     const entriesDir = join(dir(pkg), 'src', 'entries');
+    // one level of folders: `src/entries/rapier/worker.ts` is the subpath `./rapier/worker`
     const entries = existsSync(entriesDir)
-      ? readdirSync(entriesDir)
-          .filter((f) => f.endsWith('.ts'))
+      ? readdirSync(entriesDir, { recursive: true, encoding: 'utf8' })
+          .map((f) => f.replaceAll('\\', '/'))
+          .filter((f) => f.endsWith('.ts') && f.split('/').length <= 2)
           .map((f) => `./${f.slice(0, -3)}`)
       : [];
     const subpaths = Object.keys(manifest(pkg).exports).filter((k) => k !== './package.json');

@@ -25,14 +25,22 @@
  * --import tsx bench/suites/rapier-worker.ts timing 5000` (or `allocation`, with
  * `--min-semi-space-size=512` as well). `BENCH_RAPIER_WORKER_BODIES=1000,5000` picks the counts.
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { Object3D } from 'three';
 import { WorkerPhysics } from '../../packages/three/src/entries/rapier.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
-import { allocationWithoutGc } from '../lib.ts';
+import {
+  addFrameCost,
+  allocationWithoutGc,
+  type FrameCosts,
+  inChildProcess,
+  median,
+  robustCost,
+  round,
+  spread,
+} from '../lib.ts';
 import { bindingSide, TICK_RATE } from '../rapier/sides.ts';
 import { tumblingPile } from '../rapier/worlds.ts';
 
@@ -42,31 +50,10 @@ const SECONDS = 5;
 /** Real seconds of the latency run. */
 const LATENCY_SECONDS = 3;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-const spread = (xs: number[], digits = 3) => ({
-  min: round(Math.min(...xs), digits),
-  median: round(median(xs), digits),
-  max: round(Math.max(...xs), digits),
-});
-
-/** Milliseconds of one round's frames, by steps run in the frame. */
-type FrameCosts = Map<number, number[]>;
-
 function timed(loop: ThreeFixedLoop, costs: FrameCosts): void {
   const t0 = performance.now();
   const steps = loop.advance(1 / FPS).steps;
-  const ms = performance.now() - t0;
-  const list = costs.get(steps) ?? [];
-  costs.set(steps, list);
-  list.push(ms);
-}
-
-/** The robust cost of a round (ms): per kind of frame, the median × that kind's count. */
-function robust(costs: FrameCosts): number {
-  let ms = 0;
-  for (const list of costs.values()) ms += median(list) * list.length;
-  return ms;
+  addFrameCost(costs, steps, performance.now() - t0);
 }
 
 /** Worker mode: a loop, the pile in a worker, an Object3D bound to each body. */
@@ -134,8 +121,8 @@ async function timing(count: number) {
       if (physics.newestTick < loop.tick) await physics.synced();
       timed(loop, b);
     }
-    const mainMs = robust(a);
-    const workerMs = robust(b);
+    const mainMs = robustCost(a);
+    const workerMs = robustCost(b);
     rounds.push({
       second,
       ratio: round(workerMs / mainMs, 4),
@@ -189,41 +176,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.exit(0);
 }
 
-/**
- * `what` for one body count in a fresh Node process: timing with `npm run bench`'s flags (V8
- * collects garbage as in an app), allocation with a 512 MB young generation from the start.
- */
-function isolated<K extends MeasureName>(
-  what: K,
-  count: number,
-): Awaited<ReturnType<(typeof MEASURES)[K]>> {
-  const flags =
-    what === 'timing'
-      ? ['--max-semi-space-size=512']
-      : ['--min-semi-space-size=512', '--max-semi-space-size=512'];
-  const out = execFileSync(
-    process.execPath,
-    [
-      '--expose-gc',
-      ...flags,
-      '--import',
-      'tsx',
-      fileURLToPath(import.meta.url),
-      what,
-      String(count),
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
-  );
-  return JSON.parse(out.slice(out.indexOf('{')));
-}
-
 export default function rapierWorker(): Record<string, unknown> {
   const sizes = (process.env.BENCH_RAPIER_WORKER_BODIES ?? '1000,5000,10000')
     .split(',')
     .map(Number);
+  // each body count in fresh Node processes of its own
+  const file = fileURLToPath(import.meta.url);
   const results = sizes.map((bodies) => ({
-    ...isolated('timing', bodies),
-    ...isolated('allocation', bodies),
+    ...(inChildProcess(file, 'timing', bodies) as Awaited<ReturnType<typeof timing>>),
+    ...(inChildProcess(file, 'allocation', bodies) as Awaited<ReturnType<typeof allocation>>),
   }));
   const at5000 = results.find((r) => r.bodies === 5000);
   return {

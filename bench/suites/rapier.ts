@@ -40,10 +40,18 @@
  * --max-semi-space-size=512 --import tsx bench/suites/rapier.ts timing 1000` (or `allocation`,
  * with `--min-semi-space-size=512` as well).
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import RAPIER from '@dimforge/rapier3d-compat';
-import { allocationWithoutGc } from '../lib.ts';
+import {
+  addFrameCost,
+  allocationWithoutGc,
+  type FrameCosts,
+  inChildProcess,
+  median,
+  robustCost,
+  round,
+  spread,
+} from '../lib.ts';
 import {
   bindingSide,
   handWrittenSide,
@@ -58,32 +66,11 @@ const FPS = 144;
 /** Simulated seconds (rounds); the first is warm-up, the rest are measured. */
 const SECONDS = 6;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-const spread = (xs: number[], digits: number) => ({
-  min: round(Math.min(...xs), digits),
-  median: round(median(xs), digits),
-  max: round(Math.max(...xs), digits),
-});
-
-/** Per side, for one round: the own milliseconds of each frame, by steps run in it. */
-type FrameCosts = Map<number, number[]>;
-
 function frame(side: Side, costs: FrameCosts): void {
   side.timing.frameStepMs = 0;
   const t0 = performance.now();
   const steps = side.loop.advance(1 / FPS).steps;
-  const own = performance.now() - t0 - side.timing.frameStepMs;
-  const list = costs.get(steps) ?? [];
-  costs.set(steps, list);
-  list.push(own);
-}
-
-/** The robust own cost of a round (ms): per kind of frame, the median × that kind's count. */
-function robust(costs: FrameCosts): number {
-  let ms = 0;
-  for (const list of costs.values()) ms += median(list) * list.length;
-  return ms;
+  addFrameCost(costs, steps, performance.now() - t0 - side.timing.frameStepMs);
 }
 
 /** One simulated second of both sides, interleaved frame by frame. */
@@ -96,8 +83,8 @@ function roundOf(binding: Side, hand: Side) {
     frame(binding, a);
     frame(hand, b);
   }
-  const bindingMs = robust(a);
-  const handMs = robust(b);
+  const bindingMs = robustCost(a);
+  const handMs = robustCost(b);
   const stepMs = median(binding.timing.stepMs) * binding.timing.stepMs.length;
   return {
     fraction: round(bindingMs / stepMs, 4),
@@ -245,33 +232,14 @@ async function allocation(count: number) {
 const MEASURES = { timing, allocation };
 type MeasureName = keyof typeof MEASURES;
 
-/**
- * `what` for one body count in a fresh Node process. Timing runs with `npm run bench`'s flags,
- * so V8 collects garbage as it would in an app (Rapier's step leaves much of it); allocation
- * runs with a 512 MB young generation from the start, so that its windows see no collection.
- */
+/** `what` for one body count in a fresh Node process (`inChildProcess`). */
 function isolated<K extends MeasureName>(
   what: K,
   count: number,
 ): Awaited<ReturnType<(typeof MEASURES)[K]>> {
-  const flags =
-    what === 'timing'
-      ? ['--max-semi-space-size=512']
-      : ['--min-semi-space-size=512', '--max-semi-space-size=512'];
-  const out = execFileSync(
-    process.execPath,
-    [
-      '--expose-gc',
-      ...flags,
-      '--import',
-      'tsx',
-      fileURLToPath(import.meta.url),
-      what,
-      String(count),
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
-  );
-  return JSON.parse(out.slice(out.indexOf('{')));
+  return inChildProcess(fileURLToPath(import.meta.url), what, count) as Awaited<
+    ReturnType<(typeof MEASURES)[K]>
+  >;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -32,8 +32,12 @@ export function publicEntries(): Entry[] {
     entries.push({ specifier: name, file: index });
     const sub = join(dir, 'src', 'entries');
     if (!existsSync(sub)) continue;
-    for (const f of readdirSync(sub).sort()) {
-      if (f.endsWith('.ts') && !f.endsWith('.test.ts')) {
+    // one level of folders: `src/entries/rapier/worker.ts` is `<name>/rapier/worker`
+    const files = readdirSync(sub, { recursive: true, encoding: 'utf8' })
+      .map((f) => f.replaceAll('\\', '/'))
+      .sort();
+    for (const f of files) {
+      if (f.endsWith('.ts') && !f.endsWith('.test.ts') && f.split('/').length <= 2) {
         entries.push({ specifier: `${name}/${f.slice(0, -3)}`, file: join(sub, f) });
       }
     }

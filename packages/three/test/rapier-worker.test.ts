@@ -2,8 +2,11 @@
  * WorkerPhysics with a real Rapier world in a real worker thread: bodies drawn through the
  * loop's PoseStream, a teleport, messages both ways, dispose.
  */
+
+import { Object3D } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeDriver } from '../src/index.ts';
+import { WorkerPhysics } from '../src/entries/rapier.ts';
+import { nodeDriver, ThreeFixedLoop } from '../src/index.ts';
 import { exited } from './support/start-worker.ts';
 import { DT, openSetUps, runTicks as run, setUpWorker } from './support/worker-setup.ts';
 
@@ -136,5 +139,38 @@ describe('WorkerPhysics', () => {
     loop.advance(0);
     expect(physics.newestTick).toBe(20);
     expect(meshes[0].position.y).toBeLessThan(1);
+  });
+
+  it('makes room for bodies published after the start (a bigger ring)', async () => {
+    const { loop, physics } = await setUpWorker(2, { capacity: 2 });
+    const late = new Object3D();
+    physics.bind(4, late);
+    await run(loop, physics, 3);
+    for (let i = 0; i < 3; i++) physics.post({ kind: 'spawn' }); // ids 2, 3, 4
+    await run(loop, physics, 3);
+    loop.advance(0);
+    const counts: number[] = [];
+    physics.onFrame((frame) => counts.push(frame.count));
+    await run(loop, physics, 2);
+    expect(counts).toEqual([5, 5]);
+    expect(late.position.x).toBe(8);
+    expect(late.position.y).toBeLessThan(20);
+    expect(late.position.y).toBeGreaterThan(19);
+  });
+
+  it('refuses bad options with a RangeError naming them, and a non-worker with a TypeError', () => {
+    const loop = new ThreeFixedLoop({ tickRate: 60 });
+    const worker = { on() {}, off() {}, postMessage() {}, terminate() {} };
+    expect(() => new WorkerPhysics(loop, worker, { hangTicks: 0 })).toThrow(
+      /option "hangTicks" must be a whole number of ticks ≥ 1, got 0/,
+    );
+    expect(() => new WorkerPhysics(loop, worker, { transport: 'carrier' as never })).toThrow(
+      RangeError,
+    );
+    expect(() => new WorkerPhysics(loop, worker, { speed: 2 } as never)).toThrow(
+      /unknown option "speed"/,
+    );
+    expect(() => new WorkerPhysics(loop, {} as never)).toThrow(TypeError);
+    expect(() => new WorkerPhysics({} as never, worker)).toThrow(/loop must be a ThreeFixedLoop/);
   });
 });

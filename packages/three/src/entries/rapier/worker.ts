@@ -25,7 +25,6 @@
  */
 
 export type { TickInput, TickInputEvent } from '@fixedtick/core/net';
-export type { FromWorker, InputEvents, ToWorker } from '../../rapier/worker/protocol.ts';
 export {
   type RunPhysicsWorkerOptions,
   runPhysicsWorker,

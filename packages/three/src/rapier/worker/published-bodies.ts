@@ -6,6 +6,13 @@
 import { RING_POSE_FLOATS, RING_TELEPORTED } from '@fixedtick/core/tracking';
 import type { RapierRigidBody, RapierRotation, RapierVector } from '../rapier-types.ts';
 
+/** Writes `v` into `rows[at..at + 2]`. */
+function putVector(rows: Float64Array, at: number, v: RapierVector): void {
+  rows[at] = v.x;
+  rows[at + 1] = v.y;
+  rows[at + 2] = v.z;
+}
+
 /** Where a tick's frame is written: a `PoseRing` (shared) or a packet writer (messages). */
 export interface FrameTarget {
   /** Bodies a frame has room for. */
@@ -96,23 +103,14 @@ export class PublishedBodies {
       ids[i] = this.#ids[i];
       flags[i] = this.#teleported[i] === 1 ? RING_TELEPORTED : 0;
       this.#teleported[i] = 0;
-      body.translation(v);
-      rows[at] = v.x;
-      rows[at + 1] = v.y;
-      rows[at + 2] = v.z;
+      putVector(rows, at, body.translation(v));
       body.rotation(q);
       rows[at + 3] = q.x;
       rows[at + 4] = q.y;
       rows[at + 5] = q.z;
       rows[at + 6] = q.w;
-      body.linvel(v);
-      rows[at + 7] = v.x;
-      rows[at + 8] = v.y;
-      rows[at + 9] = v.z;
-      body.angvel(v);
-      rows[at + 10] = v.x;
-      rows[at + 11] = v.y;
-      rows[at + 12] = v.z;
+      putVector(rows, at + 7, body.linvel(v));
+      putVector(rows, at + 10, body.angvel(v));
     }
     target.publish(count);
   }

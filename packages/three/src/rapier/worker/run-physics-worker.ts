@@ -40,10 +40,7 @@ export interface RunPhysicsWorkerOptions {
    * `worker_thread` (or to pass `parentPort` yourself).
    * @defaultValue the current Web worker's scope, or Node's `parentPort`
    */
-  port?: PhysicsWorkerPort & {
-    /** Calls `listener` with each message from the main thread. */
-    listen(listener: (message: ToWorker) => void): void;
-  };
+  port?: PhysicsWorkerPort;
 }
 
 /** The worker's state: the user's code, its bodies, where frames go. */
@@ -328,7 +325,7 @@ export function runPhysicsWorker(
     );
   }
   if (options.port !== undefined) {
-    new PhysicsWorkerHost(options.port, setup);
+    new PhysicsWorkerHost(options.port as ListeningPort, setup);
     return;
   }
   const port = currentPort();

@@ -9,7 +9,13 @@
  * the bound meshes and instances interpolated, `delay` behind the loop's present.
  */
 import type { Unsubscribe } from '@fixedtick/core';
-import type { PoseFrame, PoseStream, QuaternionLike, Vector3Like } from '@fixedtick/core/tracking';
+import {
+  kindError,
+  type PoseFrame,
+  type PoseStream,
+  type QuaternionLike,
+  type Vector3Like,
+} from '@fixedtick/core/tracking';
 import type { Object3D } from 'three';
 import type { ThreeFixedLoop } from '../../three-fixed-loop.ts';
 import { CommandSender } from './command-sender.ts';
@@ -92,9 +98,7 @@ export class WorkerPhysics {
     options: WorkerPhysicsOptions = {},
   ) {
     if (typeof loop?.addAdapter !== 'function' || typeof loop.tracker?.stream !== 'function') {
-      throw new TypeError(
-        `fixedtick: loop must be a ThreeFixedLoop, got ${loop === null ? 'null' : typeof loop}`,
-      );
+      throw kindError('loop', loop, 'a ThreeFixedLoop');
     }
     this.#options = checkWorkerOptions(options);
     this.loop = loop;

@@ -5,15 +5,21 @@
  */
 import type { FromWorker, ToWorker } from './protocol.ts';
 
-/** The worker's end of the channel: what `runPhysicsWorker` posts to and listens on. */
+/**
+ * The worker's end of the channel, for a worker that is neither a Web Worker nor a Node
+ * `worker_thread`: where `runPhysicsWorker` posts its messages and hears the main thread's.
+ * The messages are Fixedtick's own; pass them through untouched.
+ */
 export interface PhysicsWorkerPort {
   /** Sends `message` to the main thread, moving the buffers in `transfer`. */
-  postMessage(message: FromWorker, transfer?: Transferable[]): void;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  /** Calls `listener` with each message from the main thread. */
+  listen(listener: (message: unknown) => void): void;
 }
 
-/** A port that delivers messages to one listener. @internal */
-export interface ListeningPort extends PhysicsWorkerPort {
-  /** Calls `listener` with each message from the main thread. */
+/** The port as `runPhysicsWorker` uses it: the messages typed. @internal */
+export interface ListeningPort {
+  postMessage(message: FromWorker, transfer?: Transferable[]): void;
   listen(listener: (message: ToWorker) => void): void;
 }
 
