@@ -25,14 +25,9 @@ export async function startWorkerMode(setup: ModeSetup): Promise<Mode> {
     type: 'module',
     name: workerName({ count, hashTick }),
   });
-  // The DOM's Worker does not type-check as WorkerPhysics's WebWorkerLike (its listener
-  // parameters are `never`), though it is one at run time.
-  const port = worker as unknown as ConstructorParameters<typeof WorkerPhysics>[1];
-  const physics = new WorkerPhysics(loop, port, { input });
+  const physics = new WorkerPhysics(loop, worker, { input });
   for (const { id, mesh } of pile.boxes) physics.bind(id, mesh);
   pile.sphereIds.forEach((id, index) => {
-    // bind() tracks a whole object by itself but not an instance: track it first
-    loop.trackInstance(pile.spheres, index);
     physics.bind(id, pile.spheres, index);
   });
   const ballId = pile.bodies.length;

@@ -3,7 +3,14 @@
  * loop's PoseStream, a teleport, messages both ways, dispose.
  */
 
-import { Object3D } from 'three';
+import {
+  BoxGeometry,
+  InstancedMesh,
+  Matrix4,
+  MeshBasicMaterial,
+  Object3D,
+  Vector3,
+} from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPhysics } from '../src/entries/rapier.ts';
 import { nodeDriver, ThreeFixedLoop } from '../src/index.ts';
@@ -139,6 +146,33 @@ describe('WorkerPhysics', () => {
     loop.advance(0);
     expect(physics.newestTick).toBe(20);
     expect(meshes[0].position.y).toBeLessThan(1);
+  });
+
+  it('binds a body to an instance of an InstancedMesh, tracking the instance itself', async () => {
+    // two workers run the same pile: body 1 drawn into an Object3D in one, into instance 2 in the other
+    const plain = await setUp(2);
+    const instanced = await setUp(2);
+    const mesh = new InstancedMesh(new BoxGeometry(), new MeshBasicMaterial(), 3);
+    instanced.physics.unbind(1);
+    instanced.physics.bind(1, mesh, 2); // not tracked before: bind() tracks it, as whole objects
+    expect(instanced.loop.tracker.slotOf(mesh, 2)).toBeDefined();
+    for (let i = 0; i < 20; i++) {
+      await run(plain.loop, plain.physics, 1);
+      await run(instanced.loop, instanced.physics, 1);
+    }
+    plain.loop.advance(DT / 2);
+    instanced.loop.advance(DT / 2);
+    const drawn = new Matrix4();
+    mesh.getMatrixAt(2, drawn);
+    const at = new Vector3().setFromMatrixPosition(drawn);
+    const expected = plain.meshes[1].position;
+    expect(expected.y).not.toBe(0); // drawn from the worker, not where it was made
+    expect(at.x).toBeCloseTo(expected.x, 9);
+    expect(at.y).toBeCloseTo(expected.y, 9);
+    expect(at.z).toBeCloseTo(expected.z, 9);
+    // the instances not bound are left as they were
+    mesh.getMatrixAt(0, drawn);
+    expect(drawn.equals(new Matrix4())).toBe(true);
   });
 
   it('makes room for bodies published after the start (a bigger ring)', async () => {

@@ -26,7 +26,7 @@ export interface FixedRapierWorkerProps extends WorkerPhysicsOptions {
    * unmounting ends that worker. Read once: to start another worker, give the component a new
    * `key`.
    */
-  worker: () => WebWorkerLike | NodeWorkerLike | Worker;
+  worker: () => WebWorkerLike | NodeWorkerLike;
   /** The meshes drawn from the worker's bodies (`useWorkerBody`). */
   children?: ReactNode;
 }
@@ -63,7 +63,7 @@ export function FixedRapierWorker({ worker, children, ...options }: FixedRapierW
   // run twice); unmounting disposes it, which ends the worker.
   useLayoutEffect(() => {
     const { worker: start, options: chosen } = settings.current;
-    const made = new WorkerPhysics(loop, start() as WebWorkerLike | NodeWorkerLike, chosen);
+    const made = new WorkerPhysics(loop, start(), chosen);
     setPhysics(made);
     return () => {
       made.dispose();

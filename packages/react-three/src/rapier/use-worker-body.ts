@@ -23,10 +23,6 @@ export function useWorkerBody(
   useLayoutEffect(() => {
     if (physics === null) return;
     const object = boundObject(ref);
-    if (index !== undefined && index >= 0) {
-      // bind() tracks a whole object by itself; an instance is tracked here first
-      physics.loop.trackInstance(object as InstancedMesh, index);
-    }
     physics.bind(id, object, index);
     return () => {
       physics.unbind(id);

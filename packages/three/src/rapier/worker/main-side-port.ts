@@ -13,9 +13,9 @@ export interface WebWorkerLike {
   /** Sends a message, moving the buffers in `transfer`. */
   postMessage(message: unknown, transfer: Transferable[]): void;
   /** Listens for `message` and `error` events. */
-  addEventListener(type: string, listener: (event: never) => void): void;
+  addEventListener(type: string, listener: (event: Event) => void): void;
   /** Removes a listener added with `addEventListener`. */
-  removeEventListener(type: string, listener: (event: never) => void): void;
+  removeEventListener(type: string, listener: (event: Event) => void): void;
   /** Stops the worker at once. */
   terminate(): void;
 }
@@ -88,8 +88,8 @@ export function connectWorker(
     throw kindError('worker', worker, 'a Worker (Web or worker_threads)');
   }
   const web = worker as WebWorkerLike;
-  const onMessage = (event: { data: FromWorker }) => listeners.message(event.data);
-  const onError = (event: unknown) => {
+  const onMessage = (event: Event) => listeners.message((event as MessageEvent<FromWorker>).data);
+  const onError = (event: Event) => {
     (event as { preventDefault?: () => void }).preventDefault?.();
     listeners.error(asError(event));
   };

@@ -16,7 +16,7 @@ import {
   type QuaternionLike,
   type Vector3Like,
 } from '@fixedtick/core/tracking';
-import type { Object3D } from 'three';
+import type { InstancedMesh, Object3D } from 'three';
 import type { ThreeFixedLoop } from '../../three-fixed-loop.ts';
 import { CommandSender } from './command-sender.ts';
 import { FrameIntake } from './frame-intake.ts';
@@ -168,7 +168,11 @@ export class WorkerPhysics {
     this.#alive();
     checkBodyId(id);
     const tracker = this.loop.tracker;
+    // a whole object or an instance is tracked here if it is not yet (as RapierPhysics.add does)
     if (index < 0 && !tracker.isTracked(object3d)) tracker.track(object3d);
+    if (index >= 0 && tracker.slotOf(object3d, index) === undefined) {
+      this.loop.trackInstance(object3d as InstancedMesh, index);
+    }
     const scale = tracker.getSimulationPose(object3d, index).scale;
     this.#feed.bind(id, { node: object3d, index, scale });
   }
