@@ -3,14 +3,7 @@
  * loop's PoseStream, a teleport, messages both ways, dispose.
  */
 
-import {
-  BoxGeometry,
-  InstancedMesh,
-  Matrix4,
-  MeshBasicMaterial,
-  Object3D,
-  Vector3,
-} from 'three';
+import { BoxGeometry, InstancedMesh, Matrix4, MeshBasicMaterial, Object3D, Vector3 } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPhysics } from '../src/entries/rapier.ts';
 import { nodeDriver, ThreeFixedLoop } from '../src/index.ts';
