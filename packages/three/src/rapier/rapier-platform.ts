@@ -75,9 +75,12 @@ export class RapierPlatform extends ThreePlatform {
   readonly #bodies: (RapierRigidBody | undefined)[] = [];
   /**
    * By slot: the handle of the slot's body, kept here so that the look-up for removed bodies
-   * reads one typed array instead of every body object (a cache miss each at 50 000 bodies).
+   * reads one array instead of every body object (a cache miss each at 50 000 bodies). A plain
+   * array: a handle of a body whose index was never reused is a small integer, which V8 stores
+   * tagged and passes to `getRigidBody` as it is; a typed array's double would be boxed (16 B)
+   * for each call V8 does not inline.
    */
-  #handles = new Float64Array(64);
+  readonly #handles: number[] = [];
   /** Bound mesh → its slot (`velocity` is given the node, not its slot). */
   readonly #slots = new Map<Object3D, number>();
   /** By slot: 1 if Rapier reported the body asleep at its last capture. */
@@ -139,6 +142,7 @@ export class RapierPlatform extends ThreePlatform {
   /** Forgets every body and parent (the adapter is disposed). */
   clear(): void {
     this.#bodies.length = 0;
+    this.#handles.length = 0;
     this.#slots.clear();
     this.frames.clear();
   }
@@ -260,9 +264,6 @@ export class RapierPlatform extends ThreePlatform {
       const asleep = new Uint8Array(size);
       asleep.set(this.#asleep);
       this.#asleep = asleep;
-      const handles = new Float64Array(size);
-      handles.set(this.#handles);
-      this.#handles = handles;
     }
     this.#bodies[slot] = body;
     this.#handles[slot] = body.handle;
