@@ -10,7 +10,12 @@ import { Object3D, Quaternion } from 'three';
 import { FixedLoop } from '../../packages/core/src/index.ts';
 import { RapierPhysics, type RapierWorld } from '../../packages/three/src/entries/rapier.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
+// the binding's own target classes: Rapier's getters then store into one kind of target, as in
+// an app (two kinds make Rapier's stores polymorphic, and one of them boxed a number per read)
+import { RotationTarget, VectorTarget } from '../../packages/three/src/rapier/rapier-platform.ts';
 import { cloudCell, noise } from './worlds.ts';
+
+export { RotationTarget, VectorTarget };
 
 /** Steps per simulated second, on both sides. */
 export const TICK_RATE = 60;
@@ -25,20 +30,6 @@ export interface Side {
   readonly meshes: readonly Object3D[];
   /** Milliseconds of the world's steps in the frame being run, and of each step this round. */
   readonly timing: { on: boolean; frameStepMs: number; stepMs: number[] };
-}
-
-/** A vector target whose fields V8 keeps as doubles (see rapier-platform.ts). */
-export class VectorTarget {
-  x = 0.5;
-  y = 0.5;
-  z = 0.5;
-}
-/** A rotation target likewise. */
-export class RotationTarget {
-  x = 0.5;
-  y = 0.5;
-  z = 0.5;
-  w = 0.5;
 }
 
 /** Wraps `world.step` so that each call is timed while `timing.on`. */
