@@ -11,7 +11,7 @@ import { FixedLoop } from '../../packages/core/src/index.ts';
 import { RapierPhysics, type RapierWorld } from '../../packages/three/src/entries/rapier.ts';
 import { ThreeFixedLoop } from '../../packages/three/src/index.ts';
 // the binding's own target classes: Rapier's getters then store into one kind of target, as in
-// an app (two kinds make Rapier's stores polymorphic, and one of them boxed a number per read)
+// an app
 import { RotationTarget, VectorTarget } from '../../packages/three/src/rapier/rapier-platform.ts';
 import { cloudCell, noise } from './worlds.ts';
 

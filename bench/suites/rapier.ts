@@ -58,7 +58,7 @@
  *
  * Run alone: `npm run bench -- rapier` (some 10 minutes on a 2-core machine); one part for one
  * body count: `node --expose-gc --max-semi-space-size=512 --import tsx bench/suites/rapier.ts
- * timing 1000` (or `allocation`, `allocationWithRapier`, with `--min-semi-space-size=512` as
+ * timing 1000` (or `allocation`, `bindingWithRapier`, `handWrittenWithRapier`, with `--min-semi-space-size=512` as
  * well).
  */
 import { execFileSync } from 'node:child_process';
@@ -281,47 +281,56 @@ async function allocation(count: number) {
 }
 
 /**
- * The frames' bytes with real Rapier, binding and hand-written loop: in a process of their own,
- * as in an app, where the binding's code has only ever seen Rapier's bodies (after the stand-in
- * world's, V8 compiles it again, and under load the windows could catch it before that).
+ * The frames' bytes with real Rapier of one loop alone — `'binding'` or the hand-written
+ * step-and-copy loop — in a process of its own, as in an app, where no other loop's calls shape
+ * V8's code for Rapier's functions.
  */
-async function allocationWithRapier(count: number) {
+async function withRapier(count: number, loop: 'binding' | 'handWritten') {
   await RAPIER.init();
-  const a = fallingCloud(count);
-  const b = fallingCloud(count);
-  const binding = bindingSide(a.world, a.bodies);
-  const hand = handWrittenSide(b.world, b.bodies);
-  // as long a warm-up as the binding's alone above, for the loops' own code to settle
-  for (let f = 0; f < 2016; f++) {
-    binding.loop.advance(1 / FPS);
-    hand.loop.advance(1 / FPS);
-  }
-  // 24 frames (10 steps): Rapier allocates megabytes per step at 10 000 bodies. The sides share
-  // Rapier's functions, whose JIT state moves on between windows (a window of the side measured
-  // first could see Rapier's glue not yet optimised): three windows each, alternating, the least
-  // of each side kept.
-  let withBinding = await bytesPerFrame(binding, 24, 0);
-  let withHand = await bytesPerFrame(hand, 24, 0);
-  for (let round = 0; round < 2; round++) {
-    withBinding = least(withBinding, await bytesPerFrame(binding, 24, 0));
-    withHand = least(withHand, await bytesPerFrame(hand, 24, 0));
-  }
+  const { world, bodies } = fallingCloud(count);
+  const side = loop === 'binding' ? bindingSide(world, bodies) : handWrittenSide(world, bodies);
+  // as long a warm-up as the stand-in world's, for the loop's own code to settle
+  side.timing.on = false;
+  for (let f = 0; f < 2016; f++) side.loop.advance(1 / FPS);
+  // 24 frames (10 steps): Rapier allocates megabytes per step at 10 000 bodies; the least of
+  // three windows
+  let window = await bytesPerFrame(side, 24, 0);
+  for (let round = 0; round < 2; round++) window = least(window, await bytesPerFrame(side, 24, 0));
   return {
-    bytesPerFrameWithRapier: {
-      binding: withBinding.bytesPerFrame,
-      handWritten: withHand.bytesPerFrame,
-      // the same Rapier calls on both sides: what is left is the binding's, with real bodies
-      bindingMinusHandWritten:
-        withBinding.bytesPerFrame === null || withHand.bytesPerFrame === null
-          ? null
-          : round(withBinding.bytesPerFrame - withHand.bytesPerFrame, 1),
-      awakeBodies: a.bodies.filter((body) => !body.isSleeping()).length,
-      rapier: await rapierBytes(b.world, b.bodies),
-    },
+    bytesPerFrame: window.bytesPerFrame,
+    awakeBodies: bodies.filter((body) => !body.isSleeping()).length,
+    rapier: await rapierBytes(world, bodies),
   };
 }
 
-const MEASURES = { timing, allocation, allocationWithRapier };
+/** The binding's frames with real Rapier. */
+async function bindingWithRapier(count: number) {
+  return withRapier(count, 'binding');
+}
+
+/** The hand-written loop's frames with real Rapier. */
+async function handWrittenWithRapier(count: number) {
+  return withRapier(count, 'handWritten');
+}
+
+/** Both loops' bytes per frame with real Rapier, each in its own process, and their difference. */
+function bytesWithRapier(count: number) {
+  const binding = isolated('bindingWithRapier', count);
+  const hand = isolated('handWrittenWithRapier', count);
+  return {
+    binding: binding.bytesPerFrame,
+    handWritten: hand.bytesPerFrame,
+    // the same Rapier calls in both loops: what is left is the binding's, with real bodies
+    bindingMinusHandWritten:
+      binding.bytesPerFrame === null || hand.bytesPerFrame === null
+        ? null
+        : round(binding.bytesPerFrame - hand.bytesPerFrame, 1),
+    awakeBodies: binding.awakeBodies,
+    rapier: hand.rapier,
+  };
+}
+
+const MEASURES = { timing, allocation, bindingWithRapier, handWrittenWithRapier };
 type MeasureName = keyof typeof MEASURES;
 
 /**
@@ -363,9 +372,7 @@ export default function rapier(): Record<string, unknown> {
     bodies,
     ...isolated('timing', bodies),
     ...isolated('allocation', bodies),
-    ...(bodies <= WITH_RAPIER_UP_TO
-      ? isolated('allocationWithRapier', bodies)
-      : { bytesPerFrameWithRapier: null }),
+    bytesPerFrameWithRapier: bodies <= WITH_RAPIER_UP_TO ? bytesWithRapier(bodies) : null,
   }));
   const first = results[0];
   const last = results[results.length - 1];
