@@ -34,11 +34,17 @@
  * (binding − rapierReads) / plain, `ratioToPlainTurning` = binding / plainTurning; each as
  * min / median / max over the measured rounds. One round is one simulated second (144 frames,
  * 60 steps); the first is warm-up. Rounds measured: 5 at 1 000 and 10 000 bodies, 3 at 20 000
- * and 50 000 (where Rapier's step alone takes 70–160 ms). `flatness` = the median at 50 000 /
- * the median at 1 000 (budget 1.5 for the binding); the sizes run in separate processes one
- * after the other, so unlike the ratios it is not interleaved: `flatnessOfMin` (the least
- * disturbed rounds) is given beside it. `worldStepGlueMsPerStep`: the JavaScript part of
- * `World.step` alone (see `glueMs`), where the heap churn of a Rapier scene comes from.
+ * and 50 000 (where Rapier's step alone takes 70–160 ms). `worldStepGlueMsPerStep`: the
+ * JavaScript part of `World.step` alone (see `glueMs`), where the heap churn of a Rapier scene
+ * comes from.
+ *
+ * `flatness`, interleaved as well, in a process of its own: the binding at 1 000 and at 50 000
+ * bodies (two worlds) and the plain side at both sizes, a frame of each in turn (the two sizes'
+ * order swapped every frame), so that load hits both sizes alike; per round (5 measured after
+ * one of warm-up), (ns per body per frame at 50 000) / (ns per body per frame at 1 000), as
+ * min / median / max; `flat` when the binding's median is within 1.5. (The per-size table's
+ * figures come from processes run one after another, so comparing them across sizes compares
+ * different moments of the machine's load.)
  *
  * Timing and allocation run in child processes of their own, one per body count and measure.
  * Timing uses `npm run bench`'s flags, so V8 collects garbage as in an app (Rapier's step
@@ -59,7 +65,7 @@
  * Run alone: `npm run bench -- rapier` (some 10 minutes on a 2-core machine); one part for one
  * body count: `node --expose-gc --max-semi-space-size=512 --import tsx bench/suites/rapier.ts
  * timing 1000` (or `allocation`, `bindingWithRapier`, `handWrittenWithRapier`, with `--min-semi-space-size=512` as
- * well).
+ * well); the flatness: `... bench/suites/rapier.ts flatness 0`.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -257,6 +263,56 @@ async function timing(count: number) {
   };
 }
 
+/** Rounds of the flatness measure (simulated seconds): the first is warm-up. */
+const FLATNESS_SECONDS = 6;
+
+/**
+ * Flatness, interleaved: the binding at the smallest and at the largest body count, and the
+ * plain side at both, in one process, frame by frame in turn (the same frame of each, the two
+ * sizes' order swapped every frame), so that machine load hits both sizes alike. Per round, for
+ * each: (ns per body per frame at the largest) / (ns per body per frame at the smallest).
+ */
+async function flatness() {
+  await RAPIER.init();
+  const small = SIZES[0].bodies;
+  const large = SIZES[SIZES.length - 1].bodies;
+  const smallCloud = fallingCloud(small);
+  const largeCloud = fallingCloud(large);
+  const binding = [
+    bindingSide(smallCloud.world, smallCloud.bodies),
+    bindingSide(largeCloud.world, largeCloud.bodies),
+  ];
+  const plain = [plainSide(small), plainSide(large)];
+  const rounds = [];
+  for (let second = 0; second < FLATNESS_SECONDS; second++) {
+    const costs: FrameCosts[] = [new Map(), new Map(), new Map(), new Map()];
+    for (let f = 0; f < FPS; f++) {
+      const early = f % 2;
+      const late = 1 - early;
+      frame(binding[early], costs[early]);
+      frame(binding[late], costs[late]);
+      frame(plain[early], costs[2 + early]);
+      frame(plain[late], costs[2 + late]);
+    }
+    const ratio = (smallCosts: FrameCosts, largeCosts: FrameCosts) =>
+      round(robust(largeCosts) / large / (robust(smallCosts) / small));
+    rounds.push({ second, binding: ratio(costs[0], costs[1]), plain: ratio(costs[2], costs[3]) });
+  }
+  const measured = rounds.slice(1);
+  return {
+    binding: spread(
+      measured.map((r) => r.binding),
+      3,
+    ),
+    plain: spread(
+      measured.map((r) => r.plain),
+      3,
+    ),
+    measuredRounds: measured.length,
+    rounds,
+  };
+}
+
 /** The binding's own bytes per frame, over the stand-in world. */
 async function allocation(count: number) {
   await RAPIER.init();
@@ -330,7 +386,7 @@ function bytesWithRapier(count: number) {
   };
 }
 
-const MEASURES = { timing, allocation, bindingWithRapier, handWrittenWithRapier };
+const MEASURES = { timing, allocation, bindingWithRapier, handWrittenWithRapier, flatness };
 type MeasureName = keyof typeof MEASURES;
 
 /**
@@ -343,7 +399,7 @@ function isolated<K extends MeasureName>(
   count: number,
 ): Awaited<ReturnType<(typeof MEASURES)[K]>> {
   const flags =
-    what === 'timing'
+    what === 'timing' || what === 'flatness'
       ? ['--max-semi-space-size=512']
       : ['--min-semi-space-size=512', '--max-semi-space-size=512'];
   const out = execFileSync(
@@ -374,10 +430,7 @@ export default function rapier(): Record<string, unknown> {
     ...isolated('allocation', bodies),
     bytesPerFrameWithRapier: bodies <= WITH_RAPIER_UP_TO ? bytesWithRapier(bodies) : null,
   }));
-  const first = results[0];
-  const last = results[results.length - 1];
-  const flatness = (key: 'binding' | 'plain' | 'rapierReads', of: 'median' | 'min') =>
-    round(last.nsPerBodyPerFrame[key][of] / first.nsPerBodyPerFrame[key][of]);
+  const flat = isolated('flatness', 0);
   const ratio = Math.max(...results.map((r) => r.ratioToPlain.median));
   const bytes = results.map((r) => r.bindingOwnBytesPerFrame);
   // with real bodies, less than one 16 B number per frame between the sides is the windows' noise
@@ -387,21 +440,13 @@ export default function rapier(): Record<string, unknown> {
   return {
     scenario: `falling cloud of boxes and spheres, ${TICK_RATE} Hz steps, ${FPS} fps frames, real Rapier WASM`,
     budget: { flatness: 1.5, ratioToPlain: 2, bindingOwnBytesPerFrame: 0 },
-    flatness: {
-      binding: flatness('binding', 'median'),
-      plain: flatness('plain', 'median'),
-      rapierReads: flatness('rapierReads', 'median'),
-    },
-    flatnessOfMin: {
-      binding: flatness('binding', 'min'),
-      plain: flatness('plain', 'min'),
-      rapierReads: flatness('rapierReads', 'min'),
-    },
+    // interleaved: (ns per body per frame at 50 000) / (at 1 000), per round
+    flatness: { ...flat, flat: flat.binding.median <= 1.5 },
     ratioToPlain: ratio,
     bindingOwnBytesPerFrame: bytes,
     bindingMinusHandWrittenBytesPerFrame: extra,
     withinBudget:
-      flatness('binding', 'median') <= 1.5 &&
+      flat.binding.median <= 1.5 &&
       ratio <= 2 &&
       bytes.every((b) => b === 0) &&
       extra.every((b) => b !== null && b < 16),
