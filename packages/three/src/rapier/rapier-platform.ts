@@ -75,10 +75,10 @@ export class RapierPlatform extends ThreePlatform {
   readonly #bodies: (RapierRigidBody | undefined)[] = [];
   /**
    * By slot: the handle of the slot's body, kept here so that the look-up for removed bodies
-   * reads one array instead of every body object (a cache miss each at 50 000 bodies). A plain
-   * array: a handle of a body whose index was never reused is a small integer, which V8 stores
-   * tagged and passes to `getRigidBody` as it is; a typed array's double would be boxed (16 B)
-   * for each call V8 does not inline.
+   * reads one array instead of every body object (a cache miss each at 50 000 bodies). A handle
+   * is a double, Rapier's index and generation in a float64's bits (index 5, generation 0:
+   * 2.5e-323). Kept in a plain array: with real Rapier the look-up allocates nothing (measured
+   * at 1 000 bodies, 1.8 look-ups a frame; a boxed handle per call would be 29 kB a frame).
    */
   readonly #handles: number[] = [];
   /** Bound mesh → its slot (`velocity` is given the node, not its slot). */
