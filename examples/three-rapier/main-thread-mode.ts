@@ -91,6 +91,7 @@ export async function startMainThreadMode(setup: ModeSetup): Promise<Mode> {
     get hash() {
       return hash;
     },
+    streamDrawn: null,
     get interpolation() {
       return physics.defaultInterpolation;
     },

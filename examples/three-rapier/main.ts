@@ -151,6 +151,11 @@ const state = expose({
    * (`checked`), and how many were drawn where the frame before drew them (`repeated`).
    */
   repeats: { checked: 0, repeated: 0 },
+  /**
+   * In worker mode, the frames its stream drew by kind (`interpolated` between two published
+   * ticks; `held`, `extrapolated` or `before` when the picture left them): null on the main thread.
+   */
+  streamDrawn: mode.streamDrawn,
   /** Pile bodies drawn as instances of one InstancedMesh. */
   instances: pileMeshes.sphereIds.length,
   character: view.state,

@@ -4,6 +4,7 @@
  * page is the same code in both.
  */
 import type { InputLatch, InterpolationMode, ThreeFixedLoop } from '@fixedtick/three';
+import type { StreamDrawCounts } from '@fixedtick/three/tracking';
 import type { Mesh, Vector3 } from 'three';
 import type { BodyReadout, PileMeshes } from './pile.ts';
 import type { SceneCounts } from './scene-step.ts';
@@ -66,4 +67,9 @@ export interface Mode {
   readonly hash: BodiesHash | null;
   /** How bound meshes are drawn between steps. */
   interpolation: InterpolationMode;
+  /**
+   * In a worker: the frames its stream drew, by kind (every frame between two published ticks is
+   * `interpolated`; `held` past the newest means the worker was late). Null on the main thread.
+   */
+  readonly streamDrawn: Readonly<StreamDrawCounts> | null;
 }

@@ -120,6 +120,7 @@ export async function startWorkerMode(setup: ModeSetup): Promise<Mode> {
     get hash() {
       return hash;
     },
+    streamDrawn: physics.stream.drawnFrames,
     // the worker's bodies are drawn interpolated
     get interpolation(): InterpolationMode {
       return 'interpolate';

@@ -2,7 +2,8 @@
  * examples/three-rapier with its world in a worker (`?mode=worker`), in real Chromium with real
  * Rapier WASM in a real Web Worker. Served cross-origin isolated (as `npm start` serves it), the
  * worker shares its poses through shared memory; at a simulated 144 Hz display every moving body
- * is drawn somewhere new each frame (interpolated, never a repeated pose), the teleport lands with
+ * is drawn somewhere new each frame (interpolated between two published ticks: never a repeated
+ * pose, never one past a tick it skipped), the teleport lands with
  * no streak, and after 5 s of ticks the hash of every body's state equals main-thread mode's at
  * the same tick. Served without COOP/COEP the same page runs over `postMessage` and reaches the
  * same hash.
@@ -42,6 +43,7 @@ interface WorkerPageState {
   teleportFrames: number;
   teleportExcess: number;
   repeats: { checked: number; repeated: number };
+  streamDrawn: { interpolated: number; extrapolated: number; held: number; before: number };
   hash: { tick: number; value: string } | null;
   hashTick: number;
 }
@@ -107,13 +109,23 @@ describe('three-rapier in a worker, cross-origin isolated', () => {
     expect(await page.locator('#stats').textContent()).toContain('worker (shared)');
   });
 
-  it('at a simulated 144 Hz display no moving body is drawn twice in one place', async () => {
+  it('at a simulated 144 Hz display no moving body is drawn twice in one place, and no frame skips past a tick', async () => {
     await page.selectOption('#display-rate', '144');
+    const { streamDrawn: from } = await readState<WorkerPageState>(page);
     await page.keyboard.press('KeyF'); // a shot: the pile moving
     await until(page, (s, n) => s.shots === 1 && s.hits >= 1 && s.repeats.checked >= n, 300);
     const s = await readState<WorkerPageState>(page);
     expect(s.repeats.checked).toBeGreaterThanOrEqual(300);
     expect(s.repeats.repeated).toBe(0);
+    // every frame drew between two ticks the worker had published: none held at the newest
+    // (a repeat, then a jump past the ticks missed), extrapolated or before the oldest
+    const to = s.streamDrawn;
+    expect(to.interpolated - from.interpolated).toBeGreaterThanOrEqual(10);
+    expect([
+      to.held - from.held,
+      to.extrapolated - from.extrapolated,
+      to.before - from.before,
+    ]).toEqual([0, 0, 0]);
   });
 
   it('the teleport draws the whole pile back home with no streak', async () => {
