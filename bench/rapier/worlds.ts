@@ -20,6 +20,27 @@ export function noise(i: number, k: number): number {
 }
 
 /**
+ * Body `i` of a benchmark world, at `at` moving with `velocity`, spinning (up to ±4 rad/s per
+ * axis): a box for even `i`, a sphere for odd, each 1 m across.
+ */
+function spinningBody(
+  world: RAPIER.World,
+  i: number,
+  at: RapierVector,
+  velocity: RapierVector,
+): RAPIER.RigidBody {
+  const desc = RAPIER.RigidBodyDesc.dynamic()
+    .setTranslation(at.x, at.y, at.z)
+    .setAngvel({ x: 4 * noise(i, 1), y: 4 * noise(i, 2), z: 4 * noise(i, 3) })
+    .setLinvel(velocity.x, velocity.y, velocity.z);
+  const body = world.createRigidBody(desc);
+  const shape =
+    i % 2 === 0 ? RAPIER.ColliderDesc.cuboid(0.5, 0.5, 0.5) : RAPIER.ColliderDesc.ball(0.5);
+  world.createCollider(shape, body);
+  return body;
+}
+
+/**
  * `count` bodies, boxes and spheres alternating, in 10 layers 2.5 m apart (a grid of 1.6 m
  * cells, 10 × 10 a layer for 1 000 bodies, 23 × 22 for 5 000: the same pile, wider), each
  * spinning (up to ±4 rad/s per axis) and drifting, over a 120 m ground: the lower layers land
@@ -34,19 +55,12 @@ export function tumblingPile(count: number): { world: RAPIER.World; bodies: RAPI
   const bodies: RAPIER.RigidBody[] = [];
   for (let i = 0; i < count; i++) {
     const cell = i % perLayer;
-    const desc = RAPIER.RigidBodyDesc.dynamic()
-      .setTranslation(
-        (cell % wide) * 1.6 - wide * 0.8,
-        2 + Math.floor(i / perLayer) * 2.5,
-        Math.floor(cell / wide) * 1.6 - wide * 0.8,
-      )
-      .setAngvel({ x: 4 * noise(i, 1), y: 4 * noise(i, 2), z: 4 * noise(i, 3) })
-      .setLinvel(noise(i, 4), 0, noise(i, 5));
-    const body = world.createRigidBody(desc);
-    const shape =
-      i % 2 === 0 ? RAPIER.ColliderDesc.cuboid(0.5, 0.5, 0.5) : RAPIER.ColliderDesc.ball(0.5);
-    world.createCollider(shape, body);
-    bodies.push(body);
+    const at = {
+      x: (cell % wide) * 1.6 - wide * 0.8,
+      y: 2 + Math.floor(i / perLayer) * 2.5,
+      z: Math.floor(cell / wide) * 1.6 - wide * 0.8,
+    };
+    bodies.push(spinningBody(world, i, at, { x: noise(i, 4), y: 0, z: noise(i, 5) }));
   }
   return { world, bodies };
 }
@@ -65,15 +79,8 @@ export function fallingCloud(count: number): { world: RAPIER.World; bodies: RAPI
   const bodies: RAPIER.RigidBody[] = [];
   for (let i = 0; i < count; i++) {
     const [x, y, z] = cloudCell(i, count);
-    const desc = RAPIER.RigidBodyDesc.dynamic()
-      .setTranslation(x, y, z)
-      .setAngvel({ x: 4 * noise(i, 1), y: 4 * noise(i, 2), z: 4 * noise(i, 3) })
-      .setLinvel(0.2 * noise(i, 4), 0.2 * noise(i, 5), 0.2 * noise(i, 6));
-    const body = world.createRigidBody(desc);
-    const shape =
-      i % 2 === 0 ? RAPIER.ColliderDesc.cuboid(0.5, 0.5, 0.5) : RAPIER.ColliderDesc.ball(0.5);
-    world.createCollider(shape, body);
-    bodies.push(body);
+    const drift = { x: 0.2 * noise(i, 4), y: 0.2 * noise(i, 5), z: 0.2 * noise(i, 6) };
+    bodies.push(spinningBody(world, i, { x, y, z }, drift));
   }
   return { world, bodies };
 }
