@@ -5,6 +5,8 @@
  * last poses and nothing throws per frame; a worker stuck past the hang limit is reported once
  * and runs on when it catches up. Time is the loop's: no test waits on a clock.
  */
+
+import { RING_POSE_FLOATS } from '@fixedtick/core/tracking';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPhysicsError } from '../src/entries/rapier.ts';
 import { exited } from './support/start-worker.ts';
@@ -44,9 +46,13 @@ describe('WorkerPhysics faults', () => {
   it('a worker terminated from outside is reported once; its bodies keep their last poses', async () => {
     const { loop, worker, physics, meshes } = await setUpWorker(2);
     const errors = errorsOf(loop);
+    // body 0's height in the newest frame the worker published
+    let held = Number.NaN;
+    physics.onFrame((frame) => {
+      held = frame.rows[frame.ids.indexOf(0) * RING_POSE_FLOATS + 1];
+    });
     await runTicks(loop, physics, 10);
-    loop.advance(DT * 3); // drawn up to the newest frame, held there
-    const held = meshes[0].position.y;
+    // stopped with no step in flight (a step sent before it could still publish a newer frame)
     await worker.terminate();
     for (let i = 0; i < 30; i++) loop.advance(DT);
     expect(errors.map((e) => [e.error.kind, e.error.tick])).toEqual([['stopped', 10]]);
